@@ -1,0 +1,10 @@
+/** Exit codes, as documented in the README. */
+export const EXIT = {
+  ok: 0,
+  /** The input (data/) has errors: nothing was written. */
+  invalidInput: 1,
+  /** The command line itself is wrong. */
+  usage: 2,
+  /** Anything else, e.g. the output folder cannot be written: the published files are intact. */
+  failure: 3,
+} as const;

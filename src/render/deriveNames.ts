@@ -1,0 +1,19 @@
+import type { Names } from "../load/broadcaster.js";
+
+const MEDIUM_NAME_LENGTH = 16;
+
+/** Cuts to `limit` characters (code points, as the XSD counts them), ending with `…` when cut. */
+export function truncateWithEllipsis(text: string, limit: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= limit) return text;
+  return `${chars.slice(0, limit - 1).join("").trimEnd()}…`;
+}
+
+/** The names to publish: mediumName is required by SPI, so derive it from the long name. */
+export function deriveNames(names: Names): { short?: string; medium: string; long: string } {
+  return {
+    ...(names.short ? { short: names.short } : {}),
+    medium: names.medium ?? truncateWithEllipsis(names.long, MEDIUM_NAME_LENGTH),
+    long: names.long,
+  };
+}

@@ -1,0 +1,143 @@
+import type { Service } from "../load/broadcaster.js";
+import { type InputProblem, InputError, formatSourceRef, type SourceRef } from "../load/inputProblem.js";
+import { weekdayNames } from "../load/inputSchema.js";
+import { addDays, dateRange, type PlainDate, weekdayIndex } from "../time/plainDate.js";
+import { localDateOf, resolveWallTime } from "../time/wallClock.js";
+import { programmeCrid, showGroupCrid } from "./programmeCrid.js";
+import type { ProgrammeInstance } from "./programmeInstance.js";
+
+interface Airing {
+  start: number;
+  end: number;
+  showId: string;
+  crid: string | undefined;
+}
+
+interface Placed {
+  date: PlainDate;
+  start: number;
+  end: number | undefined;
+  showId: string;
+  crid: string | undefined;
+  origin: SourceRef;
+}
+
+/**
+ * The schedule stage for one service: weekly grid + dated entries → programme instances whose
+ * billed local date lies in [from, to]. Slots without an end run until the next slot starts, so
+ * a 01:00–04:00 slot lasts 2 h on the spring-forward night and 4 h on the fall-back night.
+ * Specials are laid over the grid: the part of a grid programme they cover is cut away, and the
+ * rest of it stays on air before and after. Throws an InputError naming both entries of every
+ * overlap.
+ */
+export function expandSchedule(
+  service: Service,
+  cridAuthority: string,
+  from: PlainDate,
+  to: PlainDate,
+): ProgrammeInstance[] {
+  const { schedule, timeZone: zone } = service;
+  const problems = new Map<string, InputProblem>();
+  const overlap = (later: SourceRef, earlier: SourceRef, date: PlainDate) => {
+    const message = `overlaps ${formatSourceRef(earlier)} (on ${date})`;
+    const key = `${formatSourceRef(later)} ${formatSourceRef(earlier)}`;
+    if (!problems.has(key)) problems.set(key, { ...later, severity: "error", message });
+  };
+
+  // One day either side, so programmes crossing midnight into the range get their start and end.
+  const days = dateRange(addDays(from, -1), addDays(to, 1));
+  const placeLocal = (date: PlainDate, start: number, end: number | undefined) => ({
+    start: resolveWallTime(zone, date, start),
+    end:
+      end === undefined
+        ? undefined
+        : resolveWallTime(zone, end > start ? date : addDays(date, 1), end),
+  });
+
+  const gridSlots: Placed[] = days.flatMap((date) => {
+    const weekday = weekdayNames[weekdayIndex(date)] as (typeof weekdayNames)[number];
+    const slots = [...(schedule.dates.get(date)?.slots ?? schedule.week[weekday])].sort(
+      (a, b) => a.start - b.start,
+    );
+    return slots.map((slot) => ({
+      date,
+      ...placeLocal(date, slot.start, slot.end),
+      showId: slot.show,
+      crid: undefined,
+      origin: slot.origin,
+    }));
+  });
+  const grid = chainSlots(gridSlots, overlap);
+
+  const specialSlots: Placed[] = days
+    .flatMap((date) =>
+      (schedule.dates.get(date)?.specials ?? []).map((special) => ({
+        date,
+        ...placeLocal(date, special.start, special.end),
+        showId: special.show,
+        crid: special.crid,
+        origin: special.origin,
+      })),
+    )
+    .sort((a, b) => a.start - b.start);
+  const specials = chainSlots(specialSlots, overlap);
+
+  if (problems.size > 0) throw new InputError([...problems.values()]);
+
+  const airings = [...specials, ...grid.flatMap((airing) => cutAround(airing, specials))].sort(
+    (a, b) => a.start - b.start,
+  );
+  return airings
+    .map((airing): ProgrammeInstance => {
+      const show = schedule.shows[airing.showId];
+      if (!show) throw new Error(`show ${airing.showId} vanished after loading`);
+      return {
+        crid: airing.crid ?? programmeCrid(cridAuthority, service.id, airing.start),
+        groupCrid: show.group ?? showGroupCrid(cridAuthority, service.id, airing.showId),
+        showId: airing.showId,
+        show,
+        start: airing.start,
+        end: airing.end,
+        billedDate: localDateOf(zone, airing.start),
+      };
+    })
+    .filter((p) => p.billedDate >= from && p.billedDate <= to);
+}
+
+/**
+ * Gives each slot its end (its own, or the next slot's start) and reports overlaps. Two slots
+ * that resolve to the same instant (both inside the hour skipped at the spring-forward switch)
+ * leave the earlier one with no airtime: it is dropped, not reported.
+ */
+function chainSlots(
+  slots: Placed[],
+  overlap: (later: SourceRef, earlier: SourceRef, date: PlainDate) => void,
+): Airing[] {
+  const airings: Airing[] = [];
+  slots.forEach((slot, i) => {
+    const next = slots[i + 1];
+    const end = slot.end ?? next?.start;
+    if (end === undefined) return; // the last slot of the range: its end lies beyond it
+    if (next && end > next.start) overlap(next.origin, slot.origin, next.date);
+    if (end > slot.start) {
+      airings.push({ start: slot.start, end, showId: slot.showId, crid: slot.crid });
+    }
+  });
+  return airings;
+}
+
+/** The parts of a grid airing not covered by any special. */
+function cutAround(airing: Airing, specials: Airing[]): Airing[] {
+  let pieces = [airing];
+  for (const special of specials) {
+    if (special.end <= airing.start || special.start >= airing.end) continue;
+    pieces = pieces.flatMap((piece) => {
+      if (special.end <= piece.start || special.start >= piece.end) return [piece];
+      const kept: Airing[] = [];
+      if (special.start > piece.start) kept.push({ ...piece, end: Math.min(piece.end, special.start) });
+      if (special.end < piece.end) kept.push({ ...piece, start: Math.max(piece.start, special.end) });
+      return kept.filter((k) => k.end > k.start);
+    });
+  }
+  return pieces;
+}

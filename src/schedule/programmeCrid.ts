@@ -1,0 +1,15 @@
+/**
+ * CRIDs in the seed's form `crid://<authority>/<kind>/<number>`. For a programme the kind is the
+ * service id and the number its UTC start (yyyyMMddHHmm): stable across rebuilds, and unique
+ * because a service never airs two programmes at one instant. It exceeds 24 bits, which is why
+ * shortId is always 0 (seed §2.1).
+ */
+export function programmeCrid(authority: string, serviceId: string, start: number): string {
+  const stamp = new Date(start).toISOString().slice(0, 16).replace(/[-T:]/g, "");
+  return `crid://${authority}/${serviceId}/${stamp}`;
+}
+
+/** The show's group: show ids start with a letter, so they never look like a programme number. */
+export function showGroupCrid(authority: string, serviceId: string, showId: string): string {
+  return `crid://${authority}/${serviceId}/${showId}`;
+}

@@ -1,0 +1,16 @@
+import type { Show } from "../load/broadcaster.js";
+import type { PlainDate } from "../time/plainDate.js";
+
+/** One airing of a show on one service: what a PI document lists as a programme. */
+export interface ProgrammeInstance {
+  crid: string;
+  /** The show's group CRID (memberOf). */
+  groupCrid: string;
+  showId: string;
+  show: Show;
+  /** UTC instants in milliseconds. */
+  start: number;
+  end: number;
+  /** The local date (service zone) on which the programme is billed to start. */
+  billedDate: PlainDate;
+}

@@ -1,0 +1,43 @@
+/**
+ * Calendar dates without a time or zone, as ISO strings (`2026-11-23`). All arithmetic goes
+ * through UTC so the host's time zone can never shift a day.
+ */
+export type PlainDate = string;
+
+const DAY_MS = 86_400_000;
+
+function toUtcMs(date: PlainDate): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+}
+
+function fromUtcMs(ms: number): PlainDate {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function isCalendarDate(date: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) && fromUtcMs(toUtcMs(date)) === date;
+}
+
+export function addDays(date: PlainDate, days: number): PlainDate {
+  return fromUtcMs(toUtcMs(date) + days * DAY_MS);
+}
+
+/** Days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: PlainDate, to: PlainDate): number {
+  return Math.round((toUtcMs(to) - toUtcMs(from)) / DAY_MS);
+}
+
+/** 0 = Monday … 6 = Sunday. */
+export function weekdayIndex(date: PlainDate): number {
+  return (new Date(toUtcMs(date)).getUTCDay() + 6) % 7;
+}
+
+/** `20261123`: the date as it appears in PI file names. */
+export function compactDate(date: PlainDate): string {
+  return date.replaceAll("-", "");
+}
+
+export function dateRange(from: PlainDate, to: PlainDate): PlainDate[] {
+  const count = daysBetween(from, to) + 1;
+  return Array.from({ length: Math.max(0, count) }, (_, i) => addDays(from, i));
+}

@@ -1,0 +1,56 @@
+import { tzOffset } from "@date-fns/tz";
+import type { PlainDate } from "./plainDate.js";
+
+/**
+ * Wall-clock time in an IANA zone ↔ UTC instants, with our own rule for the DST switch hours.
+ * Only UTC offsets looked up per instant are used (Intl, via tzOffset), never the host's zone:
+ * `@date-fns/tz` resolves nonexistent and repeated local times differently per host TZ.
+ *
+ * The rule:
+ * - a local time that occurs twice (the repeated hour when clocks go back) is its first
+ *   occurrence, still on summer time;
+ * - a local time that does not exist (the hour skipped when clocks go forward) is the instant
+ *   the clocks jump, so a slot billed at 02:30 on that night starts at 03:00 summer time.
+ */
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/** UTC offset of `zone` at `instant`, in minutes east of Greenwich. */
+export function offsetMinutes(zone: string, instant: number): number {
+  return tzOffset(zone, new Date(instant));
+}
+
+/** The UTC instant (ms) of `minutes` after local midnight on `date` in `zone`. */
+export function resolveWallTime(zone: string, date: PlainDate, minutes: number): number {
+  const asIfUtc =
+    Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) +
+    minutes * MINUTE_MS;
+  // Any offset in force near this wall time is in force 1 day before or after it.
+  const before = offsetMinutes(zone, asIfUtc - 24 * HOUR_MS);
+  const after = offsetMinutes(zone, asIfUtc + 24 * HOUR_MS);
+  const matches = [...new Set([before, after])]
+    .map((offset) => asIfUtc - offset * MINUTE_MS)
+    .filter((instant) => asIfUtc - offsetMinutes(zone, instant) * MINUTE_MS === instant)
+    .sort((a, b) => a - b);
+  if (matches[0] !== undefined) return matches[0];
+  return transitionInstant(zone, asIfUtc - after * MINUTE_MS, asIfUtc - before * MINUTE_MS);
+}
+
+/** The first instant in (low, high] whose offset differs from the offset at `low`. */
+function transitionInstant(zone: string, low: number, high: number): number {
+  const startOffset = offsetMinutes(zone, low);
+  let lo = low;
+  let hi = high;
+  while (hi - lo > MINUTE_MS) {
+    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE_MS) * MINUTE_MS;
+    if (offsetMinutes(zone, mid) === startOffset) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** The local calendar date in `zone` at `instant`. */
+export function localDateOf(zone: string, instant: number): PlainDate {
+  return new Date(instant + offsetMinutes(zone, instant) * MINUTE_MS).toISOString().slice(0, 10);
+}
