@@ -6,7 +6,10 @@ const MEDIUM_NAME_LENGTH = 16;
 export function truncateWithEllipsis(text: string, limit: number): string {
   const chars = Array.from(text);
   if (chars.length <= limit) return text;
-  return `${chars.slice(0, limit - 1).join("").trimEnd()}…`;
+  return `${chars
+    .slice(0, limit - 1)
+    .join("")
+    .trimEnd()}…`;
 }
 
 /** The names to publish: mediumName is required by SPI, so derive it from the long name. */

@@ -1,8 +1,9 @@
 import type { Provider, Service } from "../load/broadcaster.js";
+import { imageMimeType } from "../load/imageMimeType.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import { deriveNames } from "./deriveNames.js";
-import { imageMimeType } from "../load/imageMimeType.js";
+import { formatSpiDuration, formatSpiTime } from "./spiTime.js";
 import {
   attributes,
   SPI_NAMESPACE,
@@ -10,10 +11,9 @@ import {
   writeDescriptions,
   writeGenres,
   writeMultimedia,
-  type XmlWriter,
   writeXmlDocument,
+  type XmlWriter,
 } from "./spiXml.js";
-import { formatSpiDuration, formatSpiTime } from "./spiTime.js";
 
 export interface ProgrammeInformationInput {
   provider: Provider;
@@ -24,7 +24,12 @@ export interface ProgrammeInformationInput {
 }
 
 /** The PI document of one service for one day (TS 102 818 clause 7; seed §2.1). */
-export function renderProgrammeInformation({ provider, service, day, createdAt }: ProgrammeInformationInput): string {
+export function renderProgrammeInformation({
+  provider,
+  service,
+  day,
+  createdAt,
+}: ProgrammeInformationInput): string {
   return writeXmlDocument((xml) => {
     xml.ele("epg", { xmlns: SPI_NAMESPACE, "xml:lang": service.language });
     xml.ele("schedule", {
@@ -32,14 +37,23 @@ export function renderProgrammeInformation({ provider, service, day, createdAt }
       originator: provider.originator,
       "xml:lang": service.language,
     });
-    xml.ele("scope", { startTime: formatSpiTime(day.scopeStart), stopTime: formatSpiTime(day.scopeEnd) }).up();
+    xml
+      .ele("scope", {
+        startTime: formatSpiTime(day.scopeStart),
+        stopTime: formatSpiTime(day.scopeEnd),
+      })
+      .up();
     const eventLocatorBearer = service.bearers[0]?.id;
     for (const programme of day.programmes) writeProgramme(xml, programme, eventLocatorBearer);
     xml.up().up();
   });
 }
 
-function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, eventLocatorBearer: string | undefined) {
+function writeProgramme(
+  xml: XmlWriter,
+  programme: ProgrammeInstance,
+  eventLocatorBearer: string | undefined,
+) {
   const { show } = programme;
   const names = deriveNames(show.name);
   xml.ele("programme", { id: programme.crid, shortId: "0" });
@@ -67,7 +81,13 @@ function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, eventLocat
   if (eventLocatorBearer) {
     const stamp = formatSpiTime(programme.start).replace(/[-:]/g, "");
     xml
-      .ele("link", attributes({ uri: `${eventLocatorBearer};${stamp}`, description: "terrestrial_event_locator" }))
+      .ele(
+        "link",
+        attributes({
+          uri: `${eventLocatorBearer};${stamp}`,
+          description: "terrestrial_event_locator",
+        }),
+      )
       .up();
     xml.ele("link", { uri: programme.crid, description: "terrestrial_programme_crid" }).up();
   }

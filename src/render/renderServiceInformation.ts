@@ -1,5 +1,6 @@
 import type { Bearer, Broadcaster, Logo, Service } from "../load/broadcaster.js";
 import { deriveNames } from "./deriveNames.js";
+import { formatSpiTime } from "./spiTime.js";
 import {
   attributes,
   SPI_NAMESPACE,
@@ -9,10 +10,9 @@ import {
   writeKeywords,
   writeLinks,
   writeMultimedia,
-  type XmlWriter,
   writeXmlDocument,
+  type XmlWriter,
 } from "./spiXml.js";
-import { formatSpiTime } from "./spiTime.js";
 
 export interface ServiceInformationInput {
   broadcaster: Broadcaster;
@@ -22,7 +22,11 @@ export interface ServiceInformationInput {
 }
 
 /** The SI document (TS 102 818 clause 6; seed §2.2): the provider, then every service. */
-export function renderServiceInformation({ broadcaster, withStreams, createdAt }: ServiceInformationInput): string {
+export function renderServiceInformation({
+  broadcaster,
+  withStreams,
+  createdAt,
+}: ServiceInformationInput): string {
   const { provider } = broadcaster;
   return writeXmlDocument((xml) => {
     xml.ele("serviceInformation", {
@@ -40,13 +44,25 @@ export function renderServiceInformation({ broadcaster, withStreams, createdAt }
     writeLinks(xml, provider.links);
     xml.up();
     for (const service of broadcaster.services) {
-      writeService(xml, service, provider.radiodnsHost, withStreams, service.language === provider.language);
+      writeService(
+        xml,
+        service,
+        provider.radiodnsHost,
+        withStreams,
+        service.language === provider.language,
+      );
     }
     xml.up().up();
   });
 }
 
-function writeService(xml: XmlWriter, service: Service, host: string, withStreams: boolean, sameLanguage: boolean) {
+function writeService(
+  xml: XmlWriter,
+  service: Service,
+  host: string,
+  withStreams: boolean,
+  sameLanguage: boolean,
+) {
   // A service in another language marks its texts, since xml:lang is inherited from the root.
   const lang: Record<string, string> = sameLanguage ? {} : { "xml:lang": service.language };
   xml.ele("service");
@@ -63,7 +79,11 @@ function writeService(xml: XmlWriter, service: Service, host: string, withStream
   xml.up();
 }
 
-function writeNames(xml: XmlWriter, names: Parameters<typeof deriveNames>[0], lang: Record<string, string> = {}) {
+function writeNames(
+  xml: XmlWriter,
+  names: Parameters<typeof deriveNames>[0],
+  lang: Record<string, string> = {},
+) {
   const derived = deriveNames(names);
   if (derived.short) textElement(xml, "shortName", derived.short, lang);
   textElement(xml, "mediumName", derived.medium, lang);

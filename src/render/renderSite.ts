@@ -1,4 +1,4 @@
-import { OPEN_SI_PATH, KEYED_SI_PATH, programmeInformationPath } from "../publish/siteLayout.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH, programmeInformationPath } from "../publish/siteLayout.js";
 import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
 import { selectProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import { renderProgrammeInformation } from "./renderProgrammeInformation.js";
@@ -14,11 +14,20 @@ export interface SiteDocument {
  * The render stage: both SI documents, then one PI document per service and published day.
  * A generator, so the publish stage can write each document before the next is rendered.
  */
-export function* renderSite(scheduled: ScheduledBroadcaster, createdAt: number): Generator<SiteDocument> {
+export function* renderSite(
+  scheduled: ScheduledBroadcaster,
+  createdAt: number,
+): Generator<SiteDocument> {
   const { broadcaster } = scheduled;
   const { provider } = broadcaster;
-  yield { path: OPEN_SI_PATH, xml: renderServiceInformation({ broadcaster, withStreams: false, createdAt }) };
-  yield { path: KEYED_SI_PATH, xml: renderServiceInformation({ broadcaster, withStreams: true, createdAt }) };
+  yield {
+    path: OPEN_SI_PATH,
+    xml: renderServiceInformation({ broadcaster, withStreams: false, createdAt }),
+  };
+  yield {
+    path: KEYED_SI_PATH,
+    xml: renderServiceInformation({ broadcaster, withStreams: true, createdAt }),
+  };
   for (const { service, programmes } of scheduled.services) {
     for (const date of scheduled.dates) {
       const day = selectProgrammeDay(programmes, service.timeZone, date, provider.piMarginHours);

@@ -12,7 +12,11 @@ export type XmlWriter = XMLBuilderCB;
  */
 export function writeXmlDocument(build: (xml: XmlWriter) => void): string {
   const chunks: string[] = [];
-  const xml = createCB({ data: (chunk: string) => chunks.push(chunk), prettyPrint: true, indent: "  " });
+  const xml = createCB({
+    data: (chunk: string) => chunks.push(chunk),
+    prettyPrint: true,
+    indent: "  ",
+  });
   xml.dec({ version: "1.0", encoding: "UTF-8" });
   build(xml);
   xml.end();
@@ -21,7 +25,9 @@ export function writeXmlDocument(build: (xml: XmlWriter) => void): string {
 }
 
 /** Attributes without the ones that are not set, so optional values simply disappear. */
-export function attributes(values: Record<string, string | number | undefined>): Record<string, string> {
+export function attributes(
+  values: Record<string, string | number | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
     if (value !== undefined) out[name] = String(value);
@@ -29,7 +35,12 @@ export function attributes(values: Record<string, string | number | undefined>):
   return out;
 }
 
-export function textElement(xml: XmlWriter, name: string, text: string, attrs: Record<string, string> = {}) {
+export function textElement(
+  xml: XmlWriter,
+  name: string,
+  text: string,
+  attrs: Record<string, string> = {},
+) {
   xml.ele(name, attrs).txt(text).up();
 }
 
@@ -47,13 +58,21 @@ export function writeDescriptions(xml: XmlWriter, description: Description | und
   }
 }
 
-export function writeMultimedia(xml: XmlWriter, attrs: Record<string, string | number | undefined>) {
+export function writeMultimedia(
+  xml: XmlWriter,
+  attrs: Record<string, string | number | undefined>,
+) {
   xml.ele("mediaDescription").ele("multimedia", attributes(attrs)).up().up();
 }
 
 export function writeGenres(xml: XmlWriter, genres: Genre[]) {
   for (const genre of genres) {
-    textElement(xml, "genre", genre.name, attributes({ href: genre.href, type: genre.type ?? "main" }));
+    textElement(
+      xml,
+      "genre",
+      genre.name,
+      attributes({ href: genre.href, type: genre.type ?? "main" }),
+    );
   }
 }
 
@@ -64,7 +83,10 @@ export function writeKeywords(xml: XmlWriter, keywords: string[]) {
 export function writeLinks(xml: XmlWriter, links: Link[]) {
   for (const link of links) {
     xml
-      .ele("link", attributes({ uri: link.uri, mimeValue: link.mimeValue, description: link.description }))
+      .ele(
+        "link",
+        attributes({ uri: link.uri, mimeValue: link.mimeValue, description: link.description }),
+      )
       .up();
   }
 }

@@ -1,5 +1,10 @@
 import type { Service } from "../load/broadcaster.js";
-import { type InputProblem, InputError, formatSourceRef, type SourceRef } from "../load/inputProblem.js";
+import {
+  formatSourceRef,
+  InputError,
+  type InputProblem,
+  type SourceRef,
+} from "../load/inputProblem.js";
 import { weekdayNames } from "../load/inputSchema.js";
 import { addDays, dateRange, type PlainDate, weekdayIndex } from "../time/plainDate.js";
 import { localDateOf, resolveWallTime } from "../time/wallClock.js";
@@ -134,8 +139,10 @@ function cutAround(airing: Airing, specials: Airing[]): Airing[] {
     pieces = pieces.flatMap((piece) => {
       if (special.end <= piece.start || special.start >= piece.end) return [piece];
       const kept: Airing[] = [];
-      if (special.start > piece.start) kept.push({ ...piece, end: Math.min(piece.end, special.start) });
-      if (special.end < piece.end) kept.push({ ...piece, start: Math.max(piece.start, special.end) });
+      if (special.start > piece.start)
+        kept.push({ ...piece, end: Math.min(piece.end, special.start) });
+      if (special.end < piece.end)
+        kept.push({ ...piece, start: Math.max(piece.start, special.end) });
       return kept.filter((k) => k.end > k.start);
     });
   }

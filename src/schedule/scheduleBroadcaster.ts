@@ -26,7 +26,10 @@ export interface ScheduledBroadcaster {
 /** The schedule stage for the whole broadcaster at the build's clock `now` (UTC ms). */
 export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): ScheduledBroadcaster {
   const today = localDateOf(broadcaster.provider.timeZone, now);
-  const dates = dateRange(addDays(today, -PUBLISHED_DAYS_AROUND_TODAY), addDays(today, PUBLISHED_DAYS_AROUND_TODAY));
+  const dates = dateRange(
+    addDays(today, -PUBLISHED_DAYS_AROUND_TODAY),
+    addDays(today, PUBLISHED_DAYS_AROUND_TODAY),
+  );
   const from = dates[0] as PlainDate;
   const to = dates[dates.length - 1] as PlainDate;
   const problems: InputProblem[] = [];
@@ -34,7 +37,12 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
   for (const service of broadcaster.services) {
     try {
       // A day either side: a PI document also lists programmes of its neighbouring days.
-      const programmes = expandSchedule(service, broadcaster.provider.cridAuthority, addDays(from, -1), addDays(to, 1));
+      const programmes = expandSchedule(
+        service,
+        broadcaster.provider.cridAuthority,
+        addDays(from, -1),
+        addDays(to, 1),
+      );
       services.push({ service, programmes });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;

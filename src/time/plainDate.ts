@@ -7,7 +7,11 @@ export type PlainDate = string;
 const DAY_MS = 86_400_000;
 
 function toUtcMs(date: PlainDate): number {
-  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+  return Date.UTC(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)),
+  );
 }
 
 function fromUtcMs(ms: number): PlainDate {
