@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import type { Provider } from "../../src/load/broadcaster.js";
+import { renderProgrammeInformation } from "../../src/render/renderProgrammeInformation.js";
+import { expandSchedule } from "../../src/schedule/expandSchedule.js";
+import { selectProgrammeDay } from "../../src/schedule/selectProgrammeDay.js";
+import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+import { makeService } from "../fixtures/makeService.js";
+
+const provider: Provider = {
+  name: { long: "Test Radio Group" },
+  description: undefined,
+  originator: "Test Radio Group",
+  language: "en",
+  timeZone: "Europe/Zurich",
+  radiodnsHost: "rdns.radio.example",
+  cridAuthority: "radio.example",
+  piMarginHours: 6,
+  logos: [],
+  links: [],
+  keywords: [],
+};
+
+function render(service: ReturnType<typeof makeService>, date: string) {
+  const programmes = expandSchedule(service, provider.cridAuthority, "2026-01-01", "2026-12-31");
+  const day = selectProgrammeDay(programmes, service.timeZone, date, 0);
+  return renderProgrammeInformation({
+    provider,
+    service,
+    day,
+    createdAt: Date.parse("2026-11-23T08:00:00Z"),
+  });
+}
+
+const times = (xml: string) =>
+  [...xml.matchAll(/<time time="([^"]+)" duration="([^"]+)"\/>/g)].map((m) => `${m[1]} ${m[2]}`);
+
+describe("renderProgrammeInformation", () => {
+  const night = makeService({ daily: ["01:00-04:00 night", "04:00 early", "12:00 day"] });
+
+  it("writes the spring-forward night's instants and durations in UTC", () => {
+    expect(times(render(night, "2026-03-29"))).toEqual([
+      "2026-03-28T11:00:00Z PT13H",
+      "2026-03-29T00:00:00Z PT2H",
+      "2026-03-29T02:00:00Z PT8H",
+      "2026-03-29T10:00:00Z PT13H",
+    ]);
+  });
+
+  it("writes the fall-back night's instants and durations in UTC", () => {
+    expect(times(render(night, "2026-10-25"))).toEqual([
+      "2026-10-24T10:00:00Z PT13H",
+      "2026-10-24T23:00:00Z PT4H",
+      "2026-10-25T03:00:00Z PT8H",
+      "2026-10-25T11:00:00Z PT13H",
+    ]);
+  });
+
+  it("carries creationTime, originator, xml:lang and a scope covering the programmes", () => {
+    const xml = render(makeService({ daily: ["00:30 night", "23:00 late"] }), "2026-11-23");
+    expect(xml).toContain('<epg xmlns="http://www.worlddab.org/schemas/spi/31" xml:lang="en">');
+    expect(xml).toContain(
+      '<schedule creationTime="2026-11-23T08:00:00Z" originator="Test Radio Group" xml:lang="en">',
+    );
+    expect(xml).toContain(
+      '<scope startTime="2026-11-22T22:00:00Z" stopTime="2026-11-23T23:30:00Z"/>',
+    );
+    expect(xml).toMatch(/<programme id="crid:\/\/radio\.example\/test\/202611222200" shortId="0">/);
+    expect(xml).toContain('<memberOf id="crid://radio.example/test/late" shortId="0"/>');
+  });
+
+  it("escapes text and writes images, descriptions and links that validate against the XSD", async () => {
+    const service = makeService({ daily: ["00:00 talk"] });
+    service.bearers = [{ id: "dab:4e1.4fe1.4e01.0", cost: 20, mimeValue: "audio/aacp" }];
+    service.schedule.shows.talk = {
+      name: { long: 'Talk & <Tea> with "Anna" and the Morning Crew' },
+      description: { short: "Tea & talk", long: "A long description <b>not bold</b>." },
+      images: [
+        { url: "https://img.radio.example/talk/320x240.jpg", size: "320x240" },
+        { url: "https://img.radio.example/talk/600x600.png", size: "600x600" },
+      ],
+      website: "https://radio.example/talk?a=1&b=2",
+      genres: [{ href: "urn:tva:metadata:cs:ContentCS:2011:3.1.1", name: "News" }],
+    };
+    const xml = render(service, "2026-11-23");
+    expect(xml).toContain(
+      '<longName>Talk &amp; &lt;Tea&gt; with "Anna" and the Morning Crew</longName>',
+    );
+    expect(xml).toContain("<mediumName>Talk &amp; &lt;Tea&gt; wi…</mediumName>");
+    expect(xml).toContain(
+      '<link uri="https://radio.example/talk?a=1&amp;b=2" mimeValue="text/html" description="Website"/>',
+    );
+    expect(xml).toContain('description="terrestrial_event_locator"');
+    expect(xml).toContain(
+      '<multimedia url="https://img.radio.example/talk/600x600.png" mimeValue="image/png" width="600" height="600"/>',
+    );
+    expect(await validateSpiDocuments([{ name: "pi.xml", xml }])).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import type { Broadcaster } from "../../src/load/broadcaster.js";
+import { renderServiceInformation } from "../../src/render/renderServiceInformation.js";
+import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+import { makeService } from "../fixtures/makeService.js";
+
+function broadcaster(): Broadcaster {
+  const pop = makeService({ daily: ["00:00 music"] });
+  Object.assign(pop, {
+    id: "pop",
+    logos: [
+      {
+        url: "https://img.radio.example/pop/32.png",
+        width: 32,
+        height: 32,
+        type: "logo_colour_square",
+        mimeValue: "image/png",
+      },
+      {
+        url: "https://img.radio.example/pop/600.png",
+        width: 600,
+        height: 600,
+        type: "logo_unrestricted",
+        mimeValue: "image/png",
+      },
+    ],
+    keywords: ["pop", "charts"],
+    links: [{ uri: "https://radio.example/pop", mimeValue: "text/html", description: "Website" }],
+    bearers: [
+      { id: "dab:4e1.4fe1.4e02.0", cost: 20, mimeValue: "audio/aacp" },
+      { id: "fm:4e1.4e02.10170", cost: 50 },
+    ],
+    streams: [
+      {
+        id: "https://stream.radio.example/pop.aac",
+        cost: 100,
+        mimeValue: "audio/aacp",
+        bitrate: 128,
+      },
+    ],
+  });
+  const klassik = makeService({ daily: ["00:00 musik"] });
+  Object.assign(klassik, {
+    id: "klassik",
+    language: "de",
+    name: { short: "Klassik", long: "Radio Klassik" },
+  });
+  return {
+    provider: {
+      name: { short: "Test", long: "Test Radio Group" },
+      description: { short: "Radio for tests." },
+      originator: "Test Radio Group",
+      language: "en",
+      timeZone: "Europe/Zurich",
+      radiodnsHost: "rdns.radio.example",
+      cridAuthority: "radio.example",
+      piMarginHours: 6,
+      logos: [],
+      links: [],
+      keywords: ["radio"],
+    },
+    services: [klassik, pop],
+  };
+}
+
+const createdAt = Date.parse("2026-11-23T08:00:00Z");
+
+describe("renderServiceInformation", () => {
+  const open = renderServiceInformation({
+    broadcaster: broadcaster(),
+    withStreams: false,
+    createdAt,
+  });
+  const keyed = renderServiceInformation({
+    broadcaster: broadcaster(),
+    withStreams: true,
+    createdAt,
+  });
+
+  it("writes documents that validate against the XSD", async () => {
+    expect(
+      await validateSpiDocuments([
+        { name: "open", xml: open },
+        { name: "keyed", xml: keyed },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("differs between the open and the keyed document exactly by the stream bearers", () => {
+    const openLines = open.split("\n");
+    const added = keyed.split("\n").filter((line) => !openLines.includes(line));
+    expect(added).toEqual([
+      '      <bearer id="https://stream.radio.example/pop.aac" cost="100" mimeValue="audio/aacp" bitrate="128"/>',
+    ]);
+    expect(keyed.split("\n").filter((line) => line !== added[0])).toEqual(openLines);
+    expect(open).not.toContain("stream.radio.example");
+  });
+
+  it("writes fixed-size logos without size and type details, other logos with them", () => {
+    expect(open).toContain(
+      '<multimedia type="logo_colour_square" url="https://img.radio.example/pop/32.png"/>',
+    );
+    expect(open).toContain(
+      '<multimedia type="logo_unrestricted" url="https://img.radio.example/pop/600.png" mimeValue="image/png" width="600" height="600"/>',
+    );
+  });
+
+  it("marks the texts of a service in another language and names the RadioDNS identity", () => {
+    expect(open).toContain('<shortName xml:lang="de">Klassik</shortName>');
+    expect(open).toContain('<radiodns fqdn="rdns.radio.example" serviceIdentifier="pop"/>');
+    expect(open).toContain("<keywords>pop, charts</keywords>");
+    expect(open).toContain('<bearer id="fm:4e1.4e02.10170" cost="50"/>');
+  });
+});
