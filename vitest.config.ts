@@ -1,10 +1,19 @@
 import { defineConfig } from "vitest/config";
 
+/** The pure stages run again under two more host zones: output must never depend on TZ. */
+const zoneSensitive = ["test/time/**/*.test.ts", "test/schedule/**/*.test.ts", "test/render/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     globalSetup: ["test/globalSetup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: "all", include: ["test/**/*.test.ts"] } },
+      ...["Asia/Kolkata", "America/Los_Angeles"].map((zone) => ({
+        extends: true,
+        test: { name: `TZ=${zone}`, include: zoneSensitive, env: { TZ: zone } },
+      })),
+    ],
   },
 });

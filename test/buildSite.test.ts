@@ -1,0 +1,114 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildSite } from "../src/buildSite.js";
+import { validateSpiDocuments } from "../src/xsd/validateSpiDocuments.js";
+
+const run = promisify(execFile);
+const dataDir = new URL("../data", import.meta.url).pathname;
+const cli = new URL("../dist/cli/main.js", import.meta.url).pathname;
+const NOW = "2026-11-23T08:00:00Z";
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+async function readTree(dir: string): Promise<Map<string, string>> {
+  const files = await listFiles(dir);
+  return new Map(await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const)));
+}
+
+async function buildInto(now: string): Promise<Map<string, string>> {
+  const outDir = await mkdtemp(join(tmpdir(), "spi-build-"));
+  await buildSite({ dataDir, outDir, now: Date.parse(now) });
+  return readTree(outDir);
+}
+
+/** crid → "service start duration" for every programme element of every PI file. */
+function programmesByCrid(tree: Map<string, string>) {
+  const byCrid = new Map<string, Set<string>>();
+  for (const [path, xml] of tree) {
+    if (!path.endsWith("_PI.xml")) continue;
+    const service = path.split("/").at(-2);
+    for (const m of xml.matchAll(/<programme id="([^"]+)"[\s\S]*?<time time="([^"]+)" duration="([^"]+)"/g)) {
+      const [, crid = "", time, duration] = m;
+      const seen = byCrid.get(crid) ?? new Set<string>();
+      seen.add(`${service} ${time} ${duration}`);
+      byCrid.set(crid, seen);
+    }
+  }
+  return byCrid;
+}
+
+describe("buildSite on the example data", () => {
+  let tree: Map<string, string>;
+  beforeAll(async () => {
+    tree = await buildInto(NOW);
+  });
+
+  it("writes both SI documents and a PI file per service for every day from today-8 to today+8", () => {
+    const xmlFiles = [...tree.keys()].filter((f) => f.endsWith(".xml"));
+    expect(xmlFiles).toContain("radiodns/spi/3.1/SI.xml");
+    expect(xmlFiles).toContain("_keyed/radiodns/spi/3.1/SI.xml");
+    const services = [...tree.get("radiodns/spi/3.1/SI.xml")!.matchAll(/serviceIdentifier="([^"]+)"/g)].map((m) => m[1]);
+    expect(services.length).toBeGreaterThanOrEqual(5);
+    for (const service of services) {
+      const days = xmlFiles
+        .filter((f) => f.startsWith(`radiodns/spi/3.1/id/rdns.aareradio.example/${service}/`))
+        .map((f) => f.slice(-15, -7));
+      expect(days).toHaveLength(17);
+      expect(days[0]).toBe("20261115");
+      expect(days.at(-1)).toBe("20261201");
+    }
+  });
+
+  it("writes only documents that validate against spi_31.xsd", async () => {
+    const documents = [...tree].filter(([f]) => f.endsWith(".xml")).map(([name, xml]) => ({ name, xml }));
+    expect(await validateSpiDocuments(documents)).toEqual([]);
+  });
+
+  it("never gives two different programmes the same CRID", () => {
+    const clashes = [...programmesByCrid(tree)].filter(([, airings]) => airings.size > 1);
+    expect(clashes).toEqual([]);
+  });
+
+  it("gives every programme the same CRID in a build on another day", async () => {
+    const nextDay = programmesByCrid(await buildInto("2026-11-24T08:00:00Z"));
+    const today = programmesByCrid(tree);
+    const shared = [...today.keys()].filter((crid) => nextDay.has(crid));
+    expect(shared.length).toBeGreaterThan(100);
+    for (const crid of shared) expect(nextDay.get(crid)).toEqual(today.get(crid));
+    // A programme is identified by its CRID: the same airing never appears under a new one.
+    const airingsToday = new Map([...today].map(([crid, a]) => [[...a][0], crid]));
+    for (const [crid, airings] of nextDay) {
+      const earlier = airingsToday.get([...airings][0]);
+      if (earlier) expect(crid).toBe(earlier);
+    }
+  });
+});
+
+describe("the CLI's output", () => {
+  it("is byte-identical under TZ=UTC, America/Los_Angeles and Asia/Kolkata, across DST switches", async () => {
+    // The window holds Zurich's fall-back night (Oct 25) and Los Angeles's (Nov 1).
+    const now = "2026-10-28T12:00:00Z";
+    const trees = await Promise.all(
+      ["UTC", "America/Los_Angeles", "Asia/Kolkata"].map(async (zone) => {
+        const outDir = await mkdtemp(join(tmpdir(), "spi-tz-"));
+        await run(process.execPath, [cli, "build", "--data", dataDir, "--out", outDir, "--now", now, "--quiet"], {
+          env: { ...process.env, TZ: zone },
+        });
+        return readTree(outDir);
+      }),
+    );
+    const [utc, ...others] = trees;
+    expect(utc?.size).toBeGreaterThan(80);
+    for (const other of others) expect(other).toEqual(utc);
+  });
+});
