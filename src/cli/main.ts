@@ -4,9 +4,20 @@ import { registerBuildCommand } from "./buildCommand.js";
 import { EXIT } from "./exitCodes.js";
 
 const program = new Command("spi-static")
-  .description("Pre-renders a broadcaster's RadioDNS SPI 3.1 API (ETSI TS 102 818) as static files.")
+  .description(
+    "Pre-renders a broadcaster's RadioDNS SPI 3.1 API (ETSI TS 102 818) as static files.",
+  )
   .exitOverride()
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .addHelpText(
+    "after",
+    `
+Examples:
+  $ spi-static build                                   build ./data into ./out
+  $ spi-static build --now 2026-11-23T04:00:00Z --json reproducible, summary as JSON
+
+Exit codes: 0 ok, 1 invalid input (nothing written), 2 usage error, 3 other failure.`,
+  );
 
 registerBuildCommand(program);
 
