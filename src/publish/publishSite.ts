@@ -16,11 +16,11 @@ export async function publishSite(outDir: string, documents: Iterable<SiteDocume
     summary.rendered++;
     const target = join(outDir, document.path);
     const current = await readFile(target, "utf8").catch(() => undefined);
-    if (current === document.xml) {
+    if (current === document.content) {
       summary.unchanged++;
       continue;
     }
-    await writeFileAtomically(target, document.xml);
+    await writeFileAtomically(target, document.content);
     summary.written++;
   }
   return summary;

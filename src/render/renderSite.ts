@@ -4,10 +4,10 @@ import { selectProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import { renderProgrammeInformation } from "./renderProgrammeInformation.js";
 import { renderServiceInformation } from "./renderServiceInformation.js";
 
-/** A rendered document and its path relative to the output folder. */
+/** A rendered document (XML, or an edge file) and its path relative to the output folder. */
 export interface SiteDocument {
   path: string;
-  xml: string;
+  content: string;
 }
 
 /**
@@ -22,18 +22,18 @@ export function* renderSite(
   const { provider } = broadcaster;
   yield {
     path: OPEN_SI_PATH,
-    xml: renderServiceInformation({ broadcaster, withStreams: false, createdAt }),
+    content: renderServiceInformation({ broadcaster, withStreams: false, createdAt }),
   };
   yield {
     path: KEYED_SI_PATH,
-    xml: renderServiceInformation({ broadcaster, withStreams: true, createdAt }),
+    content: renderServiceInformation({ broadcaster, withStreams: true, createdAt }),
   };
   for (const { service, programmes } of scheduled.services) {
     for (const date of scheduled.dates) {
       const day = selectProgrammeDay(programmes, service.timeZone, date, provider.piMarginHours);
       yield {
         path: programmeInformationPath(provider.radiodnsHost, service.id, date),
-        xml: renderProgrammeInformation({ provider, service, day, createdAt }),
+        content: renderProgrammeInformation({ provider, service, day, createdAt }),
       };
     }
   }
