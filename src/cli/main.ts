@@ -2,6 +2,10 @@
 import { Command, CommanderError } from "commander";
 import { registerBuildCommand } from "./buildCommand.js";
 import { EXIT } from "./exitCodes.js";
+import { registerInitCommand } from "./initCommand.js";
+import { registerSchemaCommand } from "./schemaCommand.js";
+import { registerServeCommand } from "./serveCommand.js";
+import { registerValidateCommand } from "./validateCommand.js";
 
 const program = new Command("spi-static")
   .description(
@@ -20,6 +24,10 @@ Exit codes: 0 ok, 1 invalid input (nothing written), 2 usage error, 3 other fail
   );
 
 registerBuildCommand(program);
+registerValidateCommand(program);
+registerSchemaCommand(program);
+registerInitCommand(program);
+registerServeCommand(program);
 
 try {
   await program.parseAsync();

@@ -1,13 +1,5 @@
-import type {
-  DatedEntry,
-  Description,
-  Genre,
-  Link,
-  Names,
-  Show,
-  Weekday,
-} from "./inputSchema.js";
 import type { SourceRef } from "./inputProblem.js";
+import type { DatedEntry, Description, Genre, Link, Names, Show, Weekday } from "./inputSchema.js";
 
 /** The validated model that the load stage hands to the schedule and render stages. */
 export interface Broadcaster {

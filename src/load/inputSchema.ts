@@ -14,40 +14,61 @@ const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is not a date (expected YYYY-MM-DD)" });
 
-const httpUrl = z
-  .string()
-  .regex(/^https?:\/\/[^\s]+$/, { error: "is not an http(s) URL" });
+const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, { error: "is not an http(s) URL" });
 
 const imageSize = z
   .string()
   .regex(/^[1-9]\d{0,4}x[1-9]\d{0,4}$/, { error: "is not an image size (expected WIDTHxHEIGHT)" });
 
-const identifier = z
-  .string()
-  .regex(/^[a-z][a-z0-9-]{0,63}$/, { error: "is not an identifier (lower-case letters, digits, -)" });
+const identifier = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
+  error: "is not an identifier (lower-case letters, digits, -)",
+});
 
 export const weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 const weekday = z.enum(weekdayNames);
 
 /** `mon-fri`, `sat`, `daily`, or a list such as `[sat, sun]`. */
-const weekdaySet = z.union([
-  z
-    .string()
-    .regex(/^(daily|(mon|tue|wed|thu|fri|sat|sun)(-(mon|tue|wed|thu|fri|sat|sun))?)$/, {
-      error: "is not a weekday set (expected e.g. mon-fri, sat, daily or a list)",
-    }),
-  z.array(weekday).min(1),
-]);
+const weekdaySet = z
+  .union(
+    [
+      z.string().regex(/^(daily|(mon|tue|wed|thu|fri|sat|sun)(-(mon|tue|wed|thu|fri|sat|sun))?)$/),
+      z.array(weekday).min(1),
+    ],
+    {
+      error:
+        "is not a weekday set (expected e.g. mon-fri, sat, daily or a list such as [sat, sun])",
+    },
+  )
+  .describe(
+    "The weekdays this grid applies to: mon-fri, sat, daily, or a list such as [sat, sun].",
+  );
 
 export const namesSchema = z.strictObject({
-  short: z.string().min(1).max(8).optional(),
-  medium: z.string().min(1).max(16).optional(),
-  long: z.string().min(1).max(128),
+  short: z.string().min(1).max(8).optional().describe("shortName: at most 8 characters."),
+  medium: z
+    .string()
+    .min(1)
+    .max(16)
+    .optional()
+    .describe(
+      "mediumName: at most 16 characters; derived from the long name (cut with …) when absent.",
+    ),
+  long: z.string().min(1).max(128).describe("longName: at most 128 characters."),
 });
 
 export const descriptionSchema = z.strictObject({
-  short: z.string().min(1).max(180).optional(),
-  long: z.string().min(1).max(1200).optional(),
+  short: z
+    .string()
+    .min(1)
+    .max(180)
+    .optional()
+    .describe("shortDescription: at most 180 characters."),
+  long: z
+    .string()
+    .min(1)
+    .max(1200)
+    .optional()
+    .describe("longDescription: at most 1200 characters."),
 });
 
 export const linkSchema = z.strictObject({
@@ -56,14 +77,22 @@ export const linkSchema = z.strictObject({
   mimeValue: z.string().optional(),
 });
 
-export const logoTypes = ["logo_colour_square", "logo_colour_rectangle", "logo_unrestricted"] as const;
+export const logoTypes = [
+  "logo_colour_square",
+  "logo_colour_rectangle",
+  "logo_unrestricted",
+] as const;
 
 export const logoSchema = z.strictObject({
   url: httpUrl,
-  size: imageSize,
-  /** Derived from the size when absent: 32x32 is the square logo, 112x32 the rectangle. */
-  type: z.enum(logoTypes).optional(),
-  mimeValue: z.string().optional(),
+  size: imageSize.describe(
+    "WIDTHxHEIGHT; clients expect 32x32, 112x32, 128x128, 320x240 and 600x600.",
+  ),
+  type: z
+    .enum(logoTypes)
+    .optional()
+    .describe("Derived from the size when absent: 32x32 is the square logo, 112x32 the rectangle."),
+  mimeValue: z.string().optional().describe("Derived from the URL's extension when absent."),
 });
 
 export const imageSchema = z.strictObject({
@@ -79,23 +108,41 @@ export const genreSchema = z.strictObject({
   type: z.enum(["main", "secondary", "other"]).optional(),
 });
 
-export const providerSchema = z.strictObject({
-  name: namesSchema,
-  description: descriptionSchema.optional(),
-  originator: z.string().min(1).max(128),
-  language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { error: "is not a language tag" }),
-  timeZone: z.string().min(1),
-  /** The fixed host literal in every PI path and in each service's radiodns element. */
-  radiodnsHost: z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, {
-    error: "is not a host name",
-  }),
-  cridAuthority: z.string().regex(/^[a-z0-9.-]+$/, { error: "is not a CRID authority (a domain)" }),
-  /** How far the previous and next day reach into a PI document, in hours (default 6). */
-  piMarginHours: z.number().int().min(0).max(24).optional(),
-  logos: z.array(logoSchema).optional(),
-  links: z.array(linkSchema).optional(),
-  keywords: z.array(z.string().min(1)).optional(),
-});
+export const providerSchema = z
+  .strictObject({
+    name: namesSchema,
+    description: descriptionSchema.optional(),
+    originator: z.string().min(1).max(128),
+    language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { error: "is not a language tag" }),
+    timeZone: z.string().min(1).describe("IANA time zone of the schedules, e.g. Europe/Zurich."),
+    radiodnsHost: z
+      .string()
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, {
+        error: "is not a host name",
+      })
+      .describe("The fixed host literal in every PI path and in each service's radiodns element."),
+    cridAuthority: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/, { error: "is not a CRID authority (a domain)" })
+      .describe("The authority of every derived CRID: crid://<authority>/..."),
+    piMarginHours: z
+      .number()
+      .int()
+      .min(0)
+      .max(24)
+      .optional()
+      .describe(
+        "How far the previous and next day reach into a PI document, in hours (default 6).",
+      ),
+    logos: z.array(logoSchema).optional(),
+    links: z.array(linkSchema).optional(),
+    keywords: z.array(z.string().min(1)).optional(),
+  })
+  .meta({
+    title: "spi-static provider",
+    description:
+      "data/provider.yaml: the service provider, its time zone, RadioDNS host and CRID authority.",
+  });
 
 const bearerCost = z.number().int().min(0);
 
@@ -124,29 +171,47 @@ export const streamSchema = z.strictObject({
   offset: z.number().int().min(0).optional(),
 });
 
-export const serviceSchema = z.strictObject({
-  id: z.string().regex(/^[a-z0-9]{1,16}$/, {
-    error: "is not a service id (1 to 16 lower-case letters or digits)",
-  }),
-  name: namesSchema.extend({ short: z.string().min(1).max(8) }),
-  description: descriptionSchema.optional(),
-  /** Defaults to the provider's. */
-  language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { error: "is not a language tag" }).optional(),
-  /** Defaults to the provider's; the service's days and grid times are in this zone. */
-  timeZone: z.string().min(1).optional(),
-  logos: z.array(logoSchema).optional(),
-  genres: z.array(genreSchema).min(1),
-  keywords: z.array(z.string().min(1)).optional(),
-  links: z.array(linkSchema).optional(),
-  bearers: z
-    .strictObject({
-      dab: z.array(dabBearerSchema).optional(),
-      fm: z.array(fmBearerSchema).optional(),
-    })
-    .optional(),
-  /** IP streams: published only in the keyed SI document. */
-  streams: z.array(streamSchema).optional(),
-});
+export const serviceSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9]{1,16}$/, {
+      error: "is not a service id (1 to 16 lower-case letters or digits)",
+    }),
+    name: namesSchema.extend({ short: z.string().min(1).max(8) }),
+    description: descriptionSchema.optional(),
+    language: z
+      .string()
+      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { error: "is not a language tag" })
+      .optional()
+      .describe("Defaults to the provider's."),
+    timeZone: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Defaults to the provider's; the service's days and grid times are in this zone."),
+    logos: z.array(logoSchema).optional(),
+    genres: z
+      .array(genreSchema, {
+        error: (issue) =>
+          issue.input === undefined ? "is required: a service needs at least one genre" : undefined,
+      })
+      .min(1, { error: "is empty: a service needs at least one genre" }),
+    keywords: z.array(z.string().min(1)).optional(),
+    links: z.array(linkSchema).optional(),
+    bearers: z
+      .strictObject({
+        dab: z.array(dabBearerSchema).optional(),
+        fm: z.array(fmBearerSchema).optional(),
+      })
+      .optional(),
+    streams: z
+      .array(streamSchema)
+      .optional()
+      .describe("IP streams: published only in the keyed SI document."),
+  })
+  .meta({
+    title: "spi-static service",
+    description: "data/services/<id>.yaml: one radio service.",
+  });
 
 export const showSchema = z.strictObject({
   name: namesSchema,
@@ -154,14 +219,16 @@ export const showSchema = z.strictObject({
   images: z.array(imageSchema).optional(),
   website: httpUrl.optional(),
   genres: z.array(genreSchema).optional(),
-  /** The show's group CRID (memberOf); derived from service and show id when absent. */
-  group: z.string().regex(/^crid:\/\/[^/\s]+\/\S+$/, { error: "is not a CRID" }).optional(),
+  group: z
+    .string()
+    .regex(/^crid:\/\/[^/\s]+\/\S+$/, { error: "is not a CRID" })
+    .optional()
+    .describe("The show's group CRID (memberOf); derived from service and show id when absent."),
 });
 
 export const gridSlotSchema = z.strictObject({
   start: timeOfDay,
-  /** Without an end a slot runs until the next slot starts. */
-  end: timeOfDay.optional(),
+  end: timeOfDay.optional().describe("Without an end a slot runs until the next slot starts."),
   show: identifier,
 });
 
@@ -169,29 +236,48 @@ export const specialSchema = z.strictObject({
   start: timeOfDay,
   end: timeOfDay,
   show: identifier,
-  crid: z.string().regex(/^crid:\/\/[^/\s]+\/\S+$/, { error: "is not a CRID" }).optional(),
+  crid: z
+    .string()
+    .regex(/^crid:\/\/[^/\s]+\/\S+$/, { error: "is not a CRID" })
+    .optional(),
 });
 
 export const datedEntrySchema = z.strictObject({
   date: isoDate,
-  /** Run another weekday's grid on this date (a holiday on a Sunday schedule). */
-  like: weekday.optional(),
-  /** Replace this date's grid with these slots. */
-  slots: z.array(gridSlotSchema).optional(),
-  /** Programmes laid over the grid: what they overlap is cut away. */
-  specials: z.array(specialSchema).optional(),
+  like: weekday
+    .optional()
+    .describe("Run another weekday's grid on this date (a holiday on a Sunday schedule)."),
+  slots: z.array(gridSlotSchema).optional().describe("Replace this date's grid with these slots."),
+  specials: z
+    .array(specialSchema)
+    .optional()
+    .describe("Programmes laid over the grid: what they overlap is cut away."),
 });
 
-export const scheduleSchema = z.strictObject({
-  shows: z.record(identifier, showSchema),
-  grid: z.array(
-    z.strictObject({
-      days: weekdaySet,
-      slots: z.array(gridSlotSchema).min(1),
-    }),
-  ),
-  dates: z.array(datedEntrySchema).optional(),
-});
+export const scheduleSchema = z
+  .strictObject({
+    shows: z
+      .record(identifier, showSchema)
+      .describe("Every show of the service, by id; slots name them."),
+    grid: z
+      .array(
+        z.strictObject({
+          days: weekdaySet,
+          slots: z.array(gridSlotSchema).min(1),
+        }),
+      )
+      .describe("The weekly grid, in the service's local time."),
+    dates: z
+      .array(datedEntrySchema)
+      .optional()
+      .describe(
+        "Days that differ from the grid: another weekday's grid, other slots, or specials.",
+      ),
+  })
+  .meta({
+    title: "spi-static schedule",
+    description: "data/schedules/<service id>.yaml: shows, weekly grid and dated entries.",
+  });
 
 export type Weekday = z.infer<typeof weekday>;
 export type Names = z.infer<typeof namesSchema>;

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { isNode, LineCounter, parseDocument } from "yaml";
+import { isMap, isNode, isScalar, LineCounter, parseDocument } from "yaml";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 
 /** A parsed YAML file that can say where any of its values came from. */
@@ -9,6 +9,11 @@ export interface YamlFile {
   value: unknown;
   /** Position of the value at `path`, or of its nearest existing parent. */
   locate(path: readonly PropertyKey[]): SourceRef;
+  /** Position of the key that names `path`: where an unknown or misnamed field is shown. */
+  locateKey(path: readonly PropertyKey[]): SourceRef;
+  /** A problem at the value at `path`. */
+  error(path: readonly PropertyKey[], message: string): InputProblem;
+  warning(path: readonly PropertyKey[], message: string): InputProblem;
   syntaxProblems: InputProblem[];
 }
 
@@ -23,7 +28,11 @@ export function parseYamlText(file: string, text: string): YamlFile {
 
   const syntaxProblems: InputProblem[] = doc.errors.map((error) => {
     const { line, col } = at(error.pos[0]);
-    return { file, line, column: col, field: "", severity: "error", message: error.message.split("\n")[0] ?? "YAML syntax error" };
+    const message =
+      error.code === "DUPLICATE_KEY"
+        ? `${keyTextAt(text, error.pos[0])} appears twice in the same mapping (YAML keys must be unique)`
+        : `YAML syntax: ${error.message.split("\n")[0]}`;
+    return { file, line, column: col, field: "", severity: "error", message };
   });
 
   function locate(path: readonly PropertyKey[]): SourceRef {
@@ -38,5 +47,34 @@ export function parseYamlText(file: string, text: string): YamlFile {
     return { file, line: 1, column: 1, field: formatFieldPath(path) };
   }
 
-  return { file, value: doc.errors.length ? undefined : doc.toJS(), locate, syntaxProblems };
+  function locateKey(path: readonly PropertyKey[]): SourceRef {
+    const parent = path.length > 1 ? doc.getIn(path.slice(0, -1) as unknown[], true) : doc.contents;
+    const name = path[path.length - 1];
+    if (isMap(parent)) {
+      for (const pair of parent.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (isNode(pair.key) && pair.key.range && String(key) === String(name)) {
+          const { line, col } = at(pair.key.range[0]);
+          return { file, line, column: col, field: formatFieldPath(path) };
+        }
+      }
+    }
+    return locate(path);
+  }
+
+  return {
+    file,
+    value: doc.errors.length ? undefined : doc.toJS(),
+    locate,
+    locateKey,
+    error: (path, message) => ({ ...locate(path), severity: "error", message }),
+    warning: (path, message) => ({ ...locate(path), severity: "warning", message }),
+    syntaxProblems,
+  };
+}
+
+/** The key written at `offset`, quoted for a message: `"start"`. */
+function keyTextAt(text: string, offset: number): string {
+  const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(text.slice(offset))?.[1] ?? "a key";
+  return /^["']/.test(key) ? key : `"${key}"`;
 }

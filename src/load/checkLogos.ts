@@ -1,0 +1,54 @@
+import type { Logo } from "./broadcaster.js";
+import { imageMimeType } from "./imageMimeType.js";
+import type { InputProblem } from "./inputProblem.js";
+import type { LogoInput } from "./inputSchema.js";
+import type { YamlFile } from "./readYamlFile.js";
+
+/** The logo sizes RadioDNS clients look for; a missing one leaves a client without a logo. */
+export const EXPECTED_LOGO_SIZES = ["32x32", "112x32", "128x128", "320x240", "600x600"] as const;
+
+const standardLogoTypes: Record<string, Logo["type"]> = {
+  "32x32": "logo_colour_square",
+  "112x32": "logo_colour_rectangle",
+};
+
+/** The logos of a provider or service (at `logos` in `file`), with their type and size checked. */
+export function toLogos(
+  inputs: LogoInput[] | undefined,
+  file: YamlFile,
+  problems: InputProblem[],
+): Logo[] {
+  const logos = (inputs ?? []).map((input, i) => toLogo(input, file, ["logos", i], problems));
+  const missing = EXPECTED_LOGO_SIZES.filter((size) => !inputs?.some((logo) => logo.size === size));
+  if (missing.length > 0) {
+    problems.push(
+      file.warning(
+        ["logos"],
+        `no logo at ${missing.join(", ")} (clients expect ${EXPECTED_LOGO_SIZES.join(", ")})`,
+      ),
+    );
+  }
+  return logos;
+}
+
+function toLogo(
+  input: LogoInput,
+  file: YamlFile,
+  path: PropertyKey[],
+  problems: InputProblem[],
+): Logo {
+  const [width, height] = input.size.split("x").map(Number) as [number, number];
+  const sizeType = standardLogoTypes[input.size];
+  const type = input.type ?? sizeType ?? "logo_unrestricted";
+  if (type !== "logo_unrestricted" && type !== sizeType) {
+    const expected = type === "logo_colour_square" ? "32x32" : "112x32";
+    problems.push(file.error([...path, "type"], `${type} must be ${expected}, not ${input.size}`));
+  }
+  const mimeValue = input.mimeValue ?? imageMimeType(input.url);
+  if (type === "logo_unrestricted" && !mimeValue) {
+    problems.push(
+      file.error([...path, "mimeValue"], "is required for a logo whose URL has no image extension"),
+    );
+  }
+  return { url: input.url, width, height, type, mimeValue };
+}

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { providerSchema, scheduleSchema, serviceSchema } from "./inputSchema.js";
+
+/** A JSON Schema file for editors, generated from the zod schemas the loader checks with. */
+export interface JsonSchemaFile {
+  /** The file name the data files' `# yaml-language-server: $schema=` comments point at. */
+  name: string;
+  text: string;
+}
+
+export function inputJsonSchemas(): JsonSchemaFile[] {
+  const files = { provider: providerSchema, service: serviceSchema, schedule: scheduleSchema };
+  return Object.entries(files).map(([kind, schema]) => ({
+    name: `${kind}.schema.json`,
+    text: `${JSON.stringify(z.toJSONSchema(schema, { io: "input" }), null, 2)}\n`,
+  }));
+}

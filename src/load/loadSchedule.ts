@@ -1,0 +1,142 @@
+import { isCalendarDate } from "../time/plainDate.js";
+import type { DatedDay, Schedule, Slot, SpecialSlot } from "./broadcaster.js";
+import { checkMediumName } from "./checkMediumName.js";
+import { didYouMean } from "./closestName.js";
+import { findDeadAir } from "./findDeadAir.js";
+import type { InputProblem } from "./inputProblem.js";
+import { type ScheduleInput, type Weekday, weekdayNames } from "./inputSchema.js";
+import type { YamlFile } from "./readYamlFile.js";
+
+type SlotInput = ScheduleInput["grid"][number]["slots"][number];
+
+/**
+ * A schedule file's input → the Schedule model, with the checks that need more than one field:
+ * show references, weekdays claimed twice, impossible dates and slots, shows never scheduled,
+ * days without a grid and dead air. Overlaps are found when the schedule stage lays it out.
+ */
+export function loadSchedule(
+  input: ScheduleInput,
+  file: YamlFile,
+  problems: InputProblem[],
+): Schedule {
+  const showIds = Object.keys(input.shows);
+  const used = new Set<string>();
+  const useShow = (show: string, path: PropertyKey[]) => {
+    used.add(show);
+    if (!(show in input.shows)) {
+      problems.push(
+        file.error(path, `show "${show}" is not defined under shows${didYouMean(show, showIds)}`),
+      );
+    }
+  };
+  const checkLength = (start: string, end: string | undefined, path: PropertyKey[]) => {
+    if (end === start)
+      problems.push(file.error([...path, "end"], `ends when it starts (${start})`));
+  };
+  const toSlots = (slots: SlotInput[], base: PropertyKey[]): Slot[] =>
+    slots.map((slot, i) => {
+      useShow(slot.show, [...base, i, "show"]);
+      checkLength(slot.start, slot.end, [...base, i]);
+      return {
+        start: toMinutes(slot.start),
+        end: slot.end === undefined ? undefined : toMinutes(slot.end),
+        show: slot.show,
+        origin: file.locate([...base, i]),
+      };
+    });
+
+  const week = Object.fromEntries(weekdayNames.map((d) => [d, [] as Slot[]])) as Record<
+    Weekday,
+    Slot[]
+  >;
+  const claimedBy = new Map<Weekday, number>();
+  input.grid.forEach((block, b) => {
+    const slots = toSlots(block.slots, ["grid", b, "slots"]);
+    for (const day of expandWeekdaySet(block.days)) {
+      const other = claimedBy.get(day);
+      if (other !== undefined) {
+        problems.push(
+          file.error(["grid", b, "days"], `${day} is already scheduled by grid[${other}]`),
+        );
+        continue;
+      }
+      claimedBy.set(day, b);
+      week[day] = slots;
+    }
+  });
+  const unscheduled = weekdayNames.filter((day) => !claimedBy.has(day));
+  if (unscheduled.length > 0 && claimedBy.size > 0) {
+    problems.push(
+      file.warning(
+        ["grid"],
+        `has no slots for ${unscheduled.join(", ")}: the slot before runs on until the next one`,
+      ),
+    );
+  }
+
+  const dates = new Map<string, DatedDay>();
+  (input.dates ?? []).forEach((entry, e) => {
+    const base = ["dates", e];
+    if (!isCalendarDate(entry.date)) {
+      problems.push(file.error([...base, "date"], `"${entry.date}" is not a calendar date`));
+      return;
+    }
+    if (dates.has(entry.date)) {
+      problems.push(file.error([...base, "date"], `${entry.date} is already listed under dates`));
+      return;
+    }
+    if (entry.like && entry.slots) {
+      problems.push(file.error([...base, "like"], "give either like or slots, not both"));
+    }
+    if (!entry.like && !entry.slots && !entry.specials) {
+      problems.push(file.warning(base, "changes nothing (give like, slots or specials)"));
+    }
+    const specials = (entry.specials ?? []).map((special, i): SpecialSlot => {
+      useShow(special.show, [...base, "specials", i, "show"]);
+      checkLength(special.start, special.end, [...base, "specials", i]);
+      return {
+        start: toMinutes(special.start),
+        end: toMinutes(special.end),
+        show: special.show,
+        crid: special.crid,
+        origin: file.locate([...base, "specials", i]),
+      };
+    });
+    dates.set(entry.date, {
+      date: entry.date,
+      slots: entry.slots
+        ? toSlots(entry.slots, [...base, "slots"])
+        : entry.like
+          ? week[entry.like]
+          : undefined,
+      specials,
+      origin: file.locate(base),
+    });
+  });
+
+  for (const id of showIds) {
+    checkMediumName(input.shows[id]?.name ?? { long: "" }, file, ["shows", id, "name"], problems);
+    if (!used.has(id)) {
+      problems.push({
+        ...file.locateKey(["shows", id]),
+        severity: "warning",
+        message: "is never scheduled",
+      });
+    }
+  }
+
+  const schedule = { shows: input.shows, week, dates };
+  problems.push(...findDeadAir(schedule));
+  return schedule;
+}
+
+const toMinutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+function expandWeekdaySet(days: string | Weekday[]): Weekday[] {
+  if (Array.isArray(days)) return days;
+  if (days === "daily") return [...weekdayNames];
+  const [from, to = from] = days.split("-") as [Weekday, Weekday?];
+  const start = weekdayNames.indexOf(from);
+  const length = ((weekdayNames.indexOf(to) - start + 7) % 7) + 1;
+  return Array.from({ length }, (_, i) => weekdayNames[(start + i) % 7] as Weekday);
+}

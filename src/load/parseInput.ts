@@ -1,0 +1,151 @@
+import { z } from "zod";
+import { didYouMean } from "./closestName.js";
+import type { InputProblem } from "./inputProblem.js";
+import type { YamlFile } from "./readYamlFile.js";
+
+/**
+ * Checks a YAML file's value against its schema. Every issue becomes a problem at its spot in
+ * the file, worded for someone editing YAML rather than for a developer reading zod; a field
+ * gets one problem, the first, so a single slip does not produce a cascade.
+ */
+export function parseInput<T extends z.ZodType>(
+  schema: T,
+  file: YamlFile,
+  problems: InputProblem[],
+): z.infer<T> | undefined {
+  if (file.syntaxProblems.length > 0) {
+    problems.push(...file.syntaxProblems);
+    return undefined;
+  }
+  const result = schema.safeParse(file.value ?? {}, { error: describeIssue });
+  if (result.success) return result.data;
+  const reported = new Set<string>();
+  for (const issue of result.error.issues) {
+    for (const problem of toProblems(schema, file, issue)) {
+      if (reported.has(problem.field)) continue;
+      reported.add(problem.field);
+      problems.push(problem);
+    }
+  }
+  return undefined;
+}
+
+function toProblems(schema: z.ZodType, file: YamlFile, issue: z.core.$ZodIssue): InputProblem[] {
+  const path = issue.path as PropertyKey[];
+  switch (issue.code) {
+    case "unrecognized_keys": {
+      const known = knownKeys(schema, path);
+      return issue.keys.map((key) => ({
+        ...file.locateKey([...path, key]),
+        severity: "error",
+        message: `is not a known field${didYouMean(key, known) || listKnown(known)}`,
+      }));
+    }
+    case "invalid_key": {
+      const reason = issue.issues[0]?.message ?? "is not a valid key";
+      return [
+        {
+          ...file.locateKey(path),
+          severity: "error",
+          message: `"${String(path.at(-1))}" ${reason}`,
+        },
+      ];
+    }
+    case "invalid_format": {
+      const value = valueAt(file.value, path);
+      const shown = typeof value === "string" ? `"${value}" ` : "";
+      return [file.error(path, `${shown}${issue.message}`)];
+    }
+    default:
+      return [file.error(path, issue.message)];
+  }
+}
+
+function listKnown(known: string[]): string {
+  return known.length > 0 && known.length <= 6 ? ` (expected ${known.join(", ")})` : "";
+}
+
+/** zod's error map for our inputs; messages a schema gives itself take precedence over it. */
+function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  const input: unknown = issue.input;
+  switch (issue.code) {
+    case "invalid_type":
+      if (input === undefined) return "is required";
+      return `expected ${typeNames[issue.expected] ?? issue.expected}, got ${describeValue(input)}`;
+    case "too_big":
+      return `${describeSize(input)}; at most ${issue.maximum} ${unit(issue.origin)} allowed`;
+    case "too_small":
+      if (issue.origin === "string" && issue.minimum === 1) return "is empty";
+      if (issue.origin === "array" && issue.minimum === 1)
+        return "is empty; give at least one entry";
+      return `${describeSize(input)}; at least ${issue.minimum} ${unit(issue.origin)} needed`;
+    case "invalid_value": {
+      const allowed = issue.values.map(String);
+      const hint = typeof input === "string" ? didYouMean(input, allowed) : "";
+      return `${describeValue(input)} is not one of ${allowed.join(", ")}${hint}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+const typeNames: Record<string, string> = {
+  string: "text",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  object: "a mapping (key: value)",
+  record: "a mapping (key: value)",
+  array: "a list",
+};
+
+function describeValue(value: unknown): string {
+  if (value === null) return "nothing";
+  if (typeof value === "string") return `"${value}"`;
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "number") return `the number ${value}`;
+  return String(value);
+}
+
+function describeSize(value: unknown): string {
+  if (typeof value === "string") return `is ${value.length} characters long`;
+  if (Array.isArray(value)) return `has ${value.length} entries`;
+  return `is ${String(value)}`;
+}
+
+function unit(origin: string): string {
+  if (origin === "string") return "characters are";
+  if (origin === "array") return "entries are";
+  return "is";
+}
+
+/** The field names an object at `path` allows, for "did you mean" hints. */
+function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  return [...new Set(objectsAt(schema, path).flatMap((object) => Object.keys(object.shape)))];
+}
+
+function objectsAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodObject[] {
+  if (schema instanceof z.ZodOptional) return objectsAt(schema.unwrap() as z.ZodType, path);
+  if (schema instanceof z.ZodUnion) {
+    return (schema.options as z.ZodType[]).flatMap((option) => objectsAt(option, path));
+  }
+  const [head, ...rest] = path;
+  if (head === undefined) return schema instanceof z.ZodObject ? [schema] : [];
+  if (schema instanceof z.ZodObject) {
+    const child = (schema.shape as Record<string, z.ZodType>)[String(head)];
+    return child ? objectsAt(child, rest) : [];
+  }
+  if (schema instanceof z.ZodArray) return objectsAt(schema.element as z.ZodType, rest);
+  if (schema instanceof z.ZodRecord) return objectsAt(schema.valueType as z.ZodType, rest);
+  return [];
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}

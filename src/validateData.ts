@@ -1,0 +1,70 @@
+import type { Service } from "./load/broadcaster.js";
+import { formatProblem, InputError, type InputProblem } from "./load/inputProblem.js";
+import { readBroadcaster } from "./load/loadBroadcaster.js";
+import { expandSchedule } from "./schedule/expandSchedule.js";
+import { type ScheduledBroadcaster, scheduleBroadcaster } from "./schedule/scheduleBroadcaster.js";
+
+/** Everything `validate` reports and `build` needs: the publishable part and every problem. */
+export interface DataReport {
+  /** The provider and every service without errors, laid out for the build's window. */
+  scheduled: ScheduledBroadcaster | undefined;
+  /** Errors and warnings, file by file. */
+  problems: InputProblem[];
+  /** Services left out for their errors. */
+  brokenServices: string[];
+}
+
+/**
+ * Load, then lay each service out the way the build will (its window around `now`), and also
+ * around each of its dated entries, so an overlap is found whenever it is dated. A service with
+ * an error is left out of `scheduled`; the caller decides whether to publish the rest.
+ */
+export async function validateData(dataDir: string, now: number): Promise<DataReport> {
+  const { broadcaster, problems, brokenServices } = await readBroadcaster(dataDir);
+  if (!broadcaster) return { scheduled: undefined, problems, brokenServices };
+
+  const valid: Service[] = [];
+  for (const service of broadcaster.services) {
+    const found = withoutRepeats([
+      ...scheduleProblems(() => scheduleBroadcaster({ ...broadcaster, services: [service] }, now)),
+      ...[...service.schedule.dates.keys()].flatMap((date) =>
+        scheduleProblems(() =>
+          expandSchedule(service, broadcaster.provider.cridAuthority, date, date),
+        ),
+      ),
+    ]);
+    problems.push(...found);
+    if (found.length > 0) brokenServices.push(service.id);
+    else valid.push(service);
+  }
+
+  let scheduled: ScheduledBroadcaster | undefined;
+  // Across services: CRIDs given in the YAML must not collide.
+  problems.push(
+    ...scheduleProblems(() => {
+      scheduled = scheduleBroadcaster({ ...broadcaster, services: valid }, now);
+    }),
+  );
+  return { scheduled, problems, brokenServices };
+}
+
+function scheduleProblems(run: () => unknown): InputProblem[] {
+  try {
+    run();
+    return [];
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return error.problems;
+  }
+}
+
+/** The same grid overlap turns up on every day it recurs: report it once, with its first day. */
+function withoutRepeats(problems: InputProblem[]): InputProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = formatProblem(problem).replace(/ \(on \d{4}-\d{2}-\d{2}\)$/, "");
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
