@@ -1,17 +1,30 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { buildSite } from "../buildSite.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
-import { EXIT } from "./exitCodes.js";
+import { BuildLockBusyError } from "../publish/buildLock.js";
+import { PublishError } from "../publish/publishError.js";
 import { defaultDataDir } from "./defaultDataDir.js";
+import { EXIT } from "./exitCodes.js";
+import { progressLine } from "./progressLine.js";
 
 /** `--now` must name an instant, so a build never depends on the host's zone. */
 export function parseInstant(value: string): number {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
-    throw new InvalidArgumentError("expected an ISO 8601 instant with a zone, e.g. 2026-11-23T04:00:00Z");
+    throw new InvalidArgumentError(
+      "expected an ISO 8601 instant with a zone, e.g. 2026-11-23T04:00:00Z",
+    );
   }
   const instant = Date.parse(value);
   if (Number.isNaN(instant)) throw new InvalidArgumentError("not a valid date and time");
   return instant;
+}
+
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(seconds)) {
+    throw new InvalidArgumentError("expected a number of seconds, e.g. 600");
+  }
+  return seconds;
 }
 
 export function registerBuildCommand(program: Command) {
@@ -20,30 +33,80 @@ export function registerBuildCommand(program: Command) {
     .description("render every SI and PI document from the data folder into the output folder")
     .option("--data <dir>", "folder with provider.yaml, services/ and schedules/", defaultDataDir())
     .option("--out <dir>", "output folder, hosted as the site root", "out")
-    .option("--now <instant>", "the build's clock (ISO instant); makes a build reproducible", parseInstant)
+    .option(
+      "--now <instant>",
+      "the build's clock (ISO instant); makes a build reproducible",
+      parseInstant,
+    )
     .option("--quiet", "print nothing on success")
     .option("--json", "print the summary as one line of JSON")
-    .action(async (options: { data: string; out: string; now?: number; quiet?: boolean; json?: boolean }) => {
-      try {
-        const summary = await buildSite({ dataDir: options.data, outDir: options.out, now: options.now ?? Date.now() });
-        if (options.json) {
-          console.log(JSON.stringify({ ok: true, ...summary }));
-        } else if (!options.quiet) {
-          console.log(
-            `spi-static: ${summary.rendered} documents rendered for ${summary.services} services around ${summary.today}, ` +
-              `${summary.written} written, ${summary.unchanged} unchanged in ${(summary.milliseconds / 1000).toFixed(2)} s → ${options.out}`,
-          );
+    .option(
+      "--wait <seconds>",
+      "wait this long for another build on the same --out to finish",
+      parseSeconds,
+      0,
+    )
+    .action(
+      async (options: {
+        data: string;
+        out: string;
+        now?: number;
+        quiet?: boolean;
+        json?: boolean;
+        wait: number;
+      }) => {
+        const progress = options.quiet || options.json ? undefined : progressLine();
+        try {
+          const summary = await buildSite({
+            dataDir: options.data,
+            outDir: options.out,
+            now: options.now ?? Date.now(),
+            publish: { lock: { waitMs: options.wait * 1000 }, onProgress: progress?.update },
+          });
+          progress?.clear();
+          if (options.json) {
+            console.log(JSON.stringify({ ok: true, ...summary }));
+          } else if (!options.quiet) {
+            console.log(
+              `spi-static: ${summary.rendered} documents rendered for ${summary.services} services around ${summary.today}, ` +
+                `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed in ${(summary.milliseconds / 1000).toFixed(2)} s → ${options.out}`,
+            );
+            if (summary.foreign.length > 0) {
+              console.log(
+                `spi-static: left alone, not written by spi-static: ${summary.foreign.join(", ")}`,
+              );
+            }
+          }
+        } catch (error) {
+          progress?.clear();
+          if (error instanceof PublishError || error instanceof BuildLockBusyError) {
+            const busy = error instanceof BuildLockBusyError;
+            if (options.json) {
+              console.log(
+                JSON.stringify({
+                  ok: false,
+                  error: error.message,
+                  path: busy ? error.lockPath : error.path,
+                }),
+              );
+            } else {
+              console.error(
+                `spi-static: ${error.message}${busy ? "" : "; the files already published are intact"}`,
+              );
+            }
+            process.exitCode = busy ? EXIT.busy : EXIT.failure;
+            return;
+          }
+          if (!(error instanceof InputError)) throw error;
+          if (options.json) {
+            console.log(JSON.stringify({ ok: false, problems: error.problems }));
+          } else {
+            for (const problem of error.problems) console.error(formatProblem(problem));
+            const count = error.problems.filter((p) => p.severity === "error").length;
+            console.error(`spi-static: ${count} error(s) in ${options.data}; nothing was written`);
+          }
+          process.exitCode = EXIT.invalidInput;
         }
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error;
-        if (options.json) {
-          console.log(JSON.stringify({ ok: false, problems: error.problems }));
-        } else {
-          for (const problem of error.problems) console.error(formatProblem(problem));
-          const count = error.problems.filter((p) => p.severity === "error").length;
-          console.error(`spi-static: ${count} error(s) in ${options.data}; nothing was written`);
-        }
-        process.exitCode = EXIT.invalidInput;
-      }
-    });
+      },
+    );
 }

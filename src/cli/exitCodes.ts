@@ -7,4 +7,6 @@ export const EXIT = {
   usage: 2,
   /** Anything else, e.g. the output folder cannot be written: the published files are intact. */
   failure: 3,
+  /** Another build is writing the same output folder (e.g. overlapping cron runs): nothing was written. */
+  busy: 4,
 } as const;

@@ -11,3 +11,12 @@ export const KEYED_SI_PATH = `_keyed/${SPI_BASE}/SI.xml`;
 export function programmeInformationPath(host: string, serviceId: string, date: PlainDate): string {
   return `${SPI_BASE}/id/${host}/${serviceId}/${compactDate(date)}_PI.xml`;
 }
+
+/**
+ * The build's own bookkeeping (manifest, journal, lock). Not part of the API: the edge rules
+ * answer 404 for it like for any other unknown path, and it holds nothing secret.
+ */
+export const STATE_DIR = "_spi-static";
+export const MANIFEST_PATH = `${STATE_DIR}/manifest.json`;
+export const JOURNAL_PATH = `${STATE_DIR}/journal`;
+export const LOCK_PATH = `${STATE_DIR}/build.lock`;

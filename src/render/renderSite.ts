@@ -11,7 +11,7 @@ export interface SiteDocument {
 }
 
 /**
- * The render stage: both SI documents, then one PI document per service and published day.
+ * The render stage: one PI document per service and published day, then both SI documents.
  * A generator, so the publish stage can write each document before the next is rendered.
  */
 export function* renderSite(
@@ -20,14 +20,6 @@ export function* renderSite(
 ): Generator<SiteDocument> {
   const { broadcaster } = scheduled;
   const { provider } = broadcaster;
-  yield {
-    path: OPEN_SI_PATH,
-    content: renderServiceInformation({ broadcaster, withStreams: false, createdAt }),
-  };
-  yield {
-    path: KEYED_SI_PATH,
-    content: renderServiceInformation({ broadcaster, withStreams: true, createdAt }),
-  };
   for (const { service, programmes } of scheduled.services) {
     for (const date of scheduled.dates) {
       const day = selectProgrammeDay(programmes, service.timeZone, date, provider.piMarginHours);
@@ -37,4 +29,13 @@ export function* renderSite(
       };
     }
   }
+  // SI last: a service appears in SI only once its PI documents are in place.
+  yield {
+    path: OPEN_SI_PATH,
+    content: renderServiceInformation({ broadcaster, withStreams: false, createdAt }),
+  };
+  yield {
+    path: KEYED_SI_PATH,
+    content: renderServiceInformation({ broadcaster, withStreams: true, createdAt }),
+  };
 }

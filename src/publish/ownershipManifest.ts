@@ -1,0 +1,65 @@
+import { appendFile, readFile, rm } from "node:fs/promises";
+import { join, posix } from "node:path";
+import { JOURNAL_PATH, MANIFEST_PATH, STATE_DIR } from "./siteLayout.js";
+import { writeFileAtomically } from "./writeFileAtomically.js";
+
+/**
+ * Which files under out/ the build owns, and so may replace or delete. The manifest lists the
+ * files of the last complete build; the journal lists every path a later, unfinished build was
+ * about to create, recorded before the file appears, so a killed build never leaves a file that
+ * no later build would recognise as its own.
+ */
+export interface ManifestFile {
+  generator: "spi-static";
+  files: string[];
+}
+
+/** A relative path that stays inside out/ and outside the build's own bookkeeping. */
+export function isSitePath(path: string): boolean {
+  return (
+    path.length > 0 &&
+    !posix.isAbsolute(path) &&
+    posix.normalize(path) === path &&
+    !path.startsWith("../") &&
+    path !== ".." &&
+    path !== "." &&
+    !path.endsWith("/") &&
+    !path.includes("\\") &&
+    path !== STATE_DIR &&
+    !path.startsWith(`${STATE_DIR}/`)
+  );
+}
+
+/** Paths owned by an earlier build: the manifest plus what unfinished builds journaled. */
+export async function readOwnedPaths(outDir: string): Promise<Set<string>> {
+  const owned = new Set<string>();
+  const manifest = await readOptional(join(outDir, MANIFEST_PATH));
+  if (manifest !== undefined) {
+    const parsed = JSON.parse(manifest) as Partial<ManifestFile>;
+    for (const path of parsed.files ?? []) if (isSitePath(path)) owned.add(path);
+  }
+  const journal = await readOptional(join(outDir, JOURNAL_PATH));
+  for (const path of journal?.split("\n") ?? []) if (isSitePath(path)) owned.add(path);
+  return owned;
+}
+
+/** Records paths the build is about to create; one append per batch of documents. */
+export async function journalPaths(outDir: string, paths: string[]): Promise<void> {
+  if (paths.length > 0) await appendFile(join(outDir, JOURNAL_PATH), `${paths.join("\n")}\n`);
+}
+
+/** The build finished: its files are the owned set, and the journal is no longer needed. */
+export async function commitManifest(outDir: string, paths: Iterable<string>): Promise<void> {
+  const manifest: ManifestFile = { generator: "spi-static", files: [...paths].sort() };
+  await writeFileAtomically(join(outDir, MANIFEST_PATH), `${JSON.stringify(manifest, null, 1)}\n`);
+  await rm(join(outDir, JOURNAL_PATH), { force: true });
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,40 @@
+import { rmdir, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { PublishError } from "./publishError.js";
+
+/**
+ * Deletes files (site paths) from out/, then every folder they leave empty, up to out/ itself.
+ * A folder that still holds anything, such as a foreign file, stays. Returns how many of the
+ * files were there to delete.
+ */
+export async function removeFiles(outDir: string, paths: Iterable<string>): Promise<number> {
+  const folders = new Set<string>();
+  let removed = 0;
+  for (const path of paths) {
+    const target = join(outDir, path);
+    try {
+      await unlink(target);
+      removed++;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+        throw new PublishError(target, "remove", error);
+      }
+    }
+    folders.add(dirname(path));
+  }
+  // Deepest first, so a service folder is empty by the time its parent is tried.
+  const byDepth = [...folders].sort((a, b) => b.split("/").length - a.split("/").length);
+  for (const folder of byDepth) await removeEmptyFolders(outDir, folder);
+  return removed;
+}
+
+async function removeEmptyFolders(outDir: string, folder: string): Promise<void> {
+  for (let current = folder; current !== "."; current = dirname(current)) {
+    try {
+      await rmdir(join(outDir, current));
+    } catch {
+      // Not empty (or already gone): nothing above it can be empty either.
+      return;
+    }
+  }
+}
