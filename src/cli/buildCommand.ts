@@ -41,6 +41,10 @@ export function registerBuildCommand(program: Command) {
     .option("--quiet", "print nothing on success")
     .option("--json", "print the summary as one line of JSON")
     .option(
+      "--keys-file <path>",
+      "API keys for the edge rules, one per line (default: $SPI_API_KEYS, else the data folder's demo key)",
+    )
+    .option(
       "--wait <seconds>",
       "wait this long for another build on the same --out to finish",
       parseSeconds,
@@ -54,6 +58,7 @@ export function registerBuildCommand(program: Command) {
         quiet?: boolean;
         json?: boolean;
         wait: number;
+        keysFile?: string;
       }) => {
         const progress = options.quiet || options.json ? undefined : progressLine();
         try {
@@ -61,6 +66,7 @@ export function registerBuildCommand(program: Command) {
             dataDir: options.data,
             outDir: options.out,
             now: options.now ?? Date.now(),
+            keys: { keysFile: options.keysFile, keysList: process.env.SPI_API_KEYS },
             publish: { lock: { waitMs: options.wait * 1000 }, onProgress: progress?.update },
           });
           progress?.clear();
@@ -74,6 +80,11 @@ export function registerBuildCommand(program: Command) {
             if (summary.foreign.length > 0) {
               console.log(
                 `spi-static: left alone, not written by spi-static: ${summary.foreign.join(", ")}`,
+              );
+            }
+            if (summary.keys.demo) {
+              console.error(
+                `spi-static: the edge rules accept the public demo key of ${summary.keys.origin}; deploy with your own keys (README: "Edge rules and keys")`,
               );
             }
           }

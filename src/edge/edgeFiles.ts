@@ -1,0 +1,78 @@
+import { readFile } from "node:fs/promises";
+import type { Broadcaster } from "../load/broadcaster.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH, programmeInformationPath } from "../publish/siteLayout.js";
+import type { SiteDocument } from "../render/renderSite.js";
+import { createEdgeWorker, type EdgeSite } from "./edgeRules.js";
+
+/** The worker, at the site root where Cloudflare Pages (advanced mode) looks for it. */
+export const WORKER_PATH = "_worker.js";
+
+/** The API serves PI for today±7 (seed §8); the build publishes one day more on each side. */
+export const API_WINDOW_DAYS = 7;
+
+/**
+ * The open SI changes only when the nightly build runs: an hour in a client or CDN cache keeps
+ * the origin quiet while a corrected SI still reaches everyone the same morning.
+ */
+export const OPEN_SI_MAX_AGE_SECONDS = 3600;
+
+/** Workers' runtime version the generated worker is written for (wrangler.jsonc). */
+export const COMPATIBILITY_DATE = "2026-04-01";
+
+const TEMPLATES = new URL("../../templates/", import.meta.url);
+
+export function edgeSiteOf(broadcaster: Broadcaster, keyDigests: string[]): EdgeSite {
+  const { provider } = broadcaster;
+  return {
+    openSiPath: OPEN_SI_PATH,
+    keyedSiPath: KEYED_SI_PATH,
+    piPathTemplate: programmeInformationPath(provider.radiodnsHost, "{service}", "{date}"),
+    serviceIds: broadcaster.services.map((service) => service.id),
+    timeZone: provider.timeZone,
+    windowDays: API_WINDOW_DAYS,
+    keyDigests,
+    openMaxAge: OPEN_SI_MAX_AGE_SECONDS,
+  };
+}
+
+/** A Worker name (lowercase letters, digits, dashes, at most 63) derived from the host literal. */
+export function workerNameOf(radiodnsHost: string): string {
+  const slug = radiodnsHost
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  return `spi-${slug}`.slice(0, 63).replace(/-$/, "");
+}
+
+async function template(name: string): Promise<string> {
+  return readFile(new URL(name, TEMPLATES), "utf8");
+}
+
+function fill(text: string, values: Record<string, string>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => values[name] ?? placeholder);
+}
+
+/**
+ * The edge files the build writes next to the documents: the worker (the rule module's own
+ * source text plus this site's settings), Pages' `_routes.json` (the worker runs for every
+ * path), and for `wrangler deploy` a config with `run_worker_first` and an `.assetsignore`.
+ */
+export async function renderEdgeFiles(
+  site: EdgeSite,
+  radiodnsHost: string,
+): Promise<SiteDocument[]> {
+  const worker = fill(await template("_worker.js.tmpl"), {
+    rules: createEdgeWorker.toString(),
+    site: JSON.stringify(site, null, 2),
+  });
+  const wrangler = fill(await template("wrangler.jsonc.tmpl"), {
+    name: workerNameOf(radiodnsHost),
+    compatibilityDate: COMPATIBILITY_DATE,
+  });
+  return [
+    { path: WORKER_PATH, content: worker },
+    { path: "_routes.json", content: await template("_routes.json") },
+    { path: ".assetsignore", content: await template(".assetsignore") },
+    { path: "wrangler.jsonc", content: wrangler },
+  ];
+}

@@ -1,0 +1,265 @@
+/**
+ * The edge rules: what turns the static output folder into the SPI API of the seed (§4, §5, §7,
+ * §8) — key checks, the today±7 window, status codes, cache headers, error bodies.
+ *
+ * `createEdgeWorker` is written into `out/_worker.js` as source text (`renderWorker.ts` uses
+ * `Function.prototype.toString`), so the very same function runs in Cloudflare (Pages advanced
+ * mode or a Worker with static assets), in the preview server and in the tests. Hence two
+ * rules for the code inside it: only Web-standard globals (Request, Response, URL, Headers,
+ * crypto.subtle, Intl, TextEncoder), and no reference to anything outside the function — not
+ * even a module-level constant. Types outside it are fine: they are erased.
+ */
+
+/** Everything the rules know about one built site; embedded in out/_worker.js as JSON. */
+export interface EdgeSite {
+  /** Asset path of the open SI, relative to the output folder (siteLayout.ts). */
+  openSiPath: string;
+  /** Asset path of the keyed SI; never a URL a client can request. */
+  keyedSiPath: string;
+  /** PI asset path with `{service}` and `{date}` (yyyyMMdd) placeholders; holds the host literal. */
+  piPathTemplate: string;
+  serviceIds: string[];
+  /** The provider's IANA zone: "today" is the date there at request time. */
+  timeZone: string;
+  /** The API serves PI for today−windowDays … today+windowDays. */
+  windowDays: number;
+  /** SHA-256 digests (lowercase hex) of the keys the build was given; used when the deployment sets none. */
+  keyDigests: string[];
+  /** `max-age` (seconds) of the open SI, the only response a shared cache may keep. */
+  openMaxAge: number;
+}
+
+/** The static files: Cloudflare's ASSETS binding, or the preview server's serve-handler. */
+export interface AssetFetcher {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** The worker's environment (Cloudflare bindings, or what the preview server passes). */
+export interface EdgeEnv {
+  ASSETS: AssetFetcher;
+  /** Comma-separated SHA-256 digests; when set (non-empty) they replace the build's digests. */
+  API_KEY_SHA256?: string;
+  /** An ISO instant used as "now" instead of the clock: for tests and previews of another day. */
+  SPI_FIXED_NOW?: string;
+}
+
+export interface EdgeWorker {
+  fetch(request: Request, env: EdgeEnv): Promise<Response>;
+}
+
+/** The statuses the rules can answer with; anything else is a bug (the property test checks). */
+export const EDGE_STATUSES = [200, 400, 401, 403, 404, 405] as const;
+
+export function createEdgeWorker(site: EdgeSite): EdgeWorker {
+  const XML_TYPE = "application/xml; charset=utf-8";
+  const PRIVATE = "private, no-store";
+  const ALLOW = "GET, HEAD";
+  const DAY_MS = 86_400_000;
+  const DIGEST = /^[0-9a-f]{64}$/;
+  /** On every SI and PI answer but 405: the key decides them, so no shared cache may mix callers. */
+  const KEYED = { Vary: "Authorization" };
+
+  const siUrlPath = `/${site.openSiPath}`;
+  const [piPrefix, piMiddle] = site.piPathTemplate.split("{service}") as [string, string];
+  const piUrlPrefix = `/${piPrefix}`;
+  const [piBetween, piSuffix] = piMiddle.split("{date}") as [string, string];
+  const services = new Set(site.serviceIds);
+  const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
+    timeZone: site.timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  });
+
+  type Route = { kind: "si" } | { kind: "pi"; service: string; date: string } | { kind: "none" };
+  type Credential = { kind: "none" } | { kind: "key"; key: string };
+
+  /** Matched on the parsed path exactly: no decoding, no case folding, so every variant is 404. */
+  function route(pathname: string): Route {
+    if (pathname === siUrlPath) return { kind: "si" };
+    if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix)) return { kind: "none" };
+    const rest = pathname.slice(piUrlPrefix.length, pathname.length - piSuffix.length);
+    const split = rest.indexOf(piBetween);
+    if (split < 1) return { kind: "none" };
+    const service = rest.slice(0, split);
+    const date = rest.slice(split + piBetween.length);
+    if (service.includes("/") || date.includes("/")) return { kind: "none" };
+    return { kind: "pi", service, date };
+  }
+
+  /** TS 102 818 §10.5: `Authorization: ClientIdentifier <key>`; other schemes carry no SPI key. */
+  function credential(request: Request): Credential {
+    const header = request.headers.get("authorization");
+    if (header === null) return { kind: "none" };
+    const match = /^\s*ClientIdentifier(?:\s+(.*?))?\s*$/is.exec(header);
+    if (match === null) return { kind: "none" };
+    return { kind: "key", key: match[1] ?? "" };
+  }
+
+  function isLoopback(hostname: string): boolean {
+    return (
+      hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname)
+    );
+  }
+
+  function configuredDigests(env: EdgeEnv): string[] {
+    const fromEnv = env.API_KEY_SHA256?.trim();
+    if (!fromEnv) return site.keyDigests;
+    return fromEnv
+      .split(",")
+      .map((digest) => digest.trim().toLowerCase())
+      .filter((digest) => DIGEST.test(digest));
+  }
+
+  function sameInConstantTime(a: string, b: string): boolean {
+    if (a.length !== b.length) return false;
+    let difference = 0;
+    for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+    return difference === 0;
+  }
+
+  /** Every configured digest is compared, without an early exit, so timing tells nothing. */
+  async function keyIsValid(key: string, digests: string[]): Promise<boolean> {
+    const bytes = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)),
+    );
+    const digest = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    let valid = false;
+    for (const candidate of digests) valid = sameInConstantTime(digest, candidate) || valid;
+    return valid;
+  }
+
+  function clock(env: EdgeEnv): number {
+    const fixed = env.SPI_FIXED_NOW ? Date.parse(env.SPI_FIXED_NOW) : Number.NaN;
+    return Number.isNaN(fixed) ? Date.now() : fixed;
+  }
+
+  /** Days since 1970-01-01 of a proleptic Gregorian date, or undefined when it is not one. */
+  function dayNumber(year: number, month: number, day: number): number | undefined {
+    const date = new Date(0);
+    date.setUTCFullYear(year, month - 1, day);
+    const valid =
+      date.getUTCFullYear() === year &&
+      date.getUTCMonth() === month - 1 &&
+      date.getUTCDate() === day;
+    return valid ? Math.round(date.getTime() / DAY_MS) : undefined;
+  }
+
+  function todayInProviderZone(now: number): number {
+    const parts = localDate.formatToParts(new Date(now));
+    const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+    return dayNumber(part("year"), part("month"), part("day")) ?? Math.floor(now / DAY_MS);
+  }
+
+  function requestedDay(date: string): number | undefined {
+    if (!/^\d{8}$/.test(date)) return undefined;
+    return dayNumber(Number(date.slice(0, 4)), Number(date.slice(4, 6)), Number(date.slice(6, 8)));
+  }
+
+  function escapeXml(text: string): string {
+    return text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  }
+
+  /** The documented error body: `<error status="404" code="not-found">message</error>`. */
+  function failure(
+    request: Request,
+    status: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ): Response {
+    const body =
+      `<?xml version="1.0" encoding="UTF-8"?>\n` +
+      `<error status="${status}" code="${code}">${escapeXml(message)}</error>\n`;
+    return respond(request, status, body, {
+      "Cache-Control": PRIVATE,
+      ...headers,
+    });
+  }
+
+  function respond(
+    request: Request,
+    status: number,
+    body: BodyInit | null,
+    headers: Record<string, string>,
+  ): Response {
+    const all = new Headers({
+      "Content-Type": XML_TYPE,
+      "X-Content-Type-Options": "nosniff",
+      ...headers,
+    });
+    return new Response(request.method === "HEAD" ? null : body, { status, headers: all });
+  }
+
+  async function serveAsset(
+    request: Request,
+    env: EdgeEnv,
+    path: string,
+    cacheControl: string,
+  ): Promise<Response> {
+    // The asset path is built from constants and validated parts, never from the request path.
+    const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
+    if (asset.status !== 200 || asset.body === null) {
+      await asset.body?.cancel();
+      return failure(request, 404, "not-found", "This document is not published.", KEYED);
+    }
+    if (request.method === "HEAD") await asset.body.cancel();
+    return respond(request, 200, asset.body, { "Cache-Control": cacheControl, ...KEYED });
+  }
+
+  async function handle(request: Request, env: EdgeEnv): Promise<Response> {
+    const url = new URL(request.url);
+    const target = route(url.pathname);
+    if (target.kind === "none") return failure(request, 404, "not-found", "No such document.");
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return failure(request, 405, "method-not-allowed", "Only GET and HEAD are allowed.", {
+        Allow: ALLOW,
+      });
+    }
+    const sent = credential(request);
+    if (sent.kind === "key" && url.protocol === "http:" && !isLoopback(url.hostname)) {
+      // The key travelled in clear text: refuse it, like the public API, so clients fix it.
+      return failure(request, 400, "https-required", "Send the API key over HTTPS only.", KEYED);
+    }
+    const valid = sent.kind === "key" && (await keyIsValid(sent.key, configuredDigests(env)));
+    if (sent.kind === "key" && !valid) {
+      return failure(request, 403, "key-invalid", "The API key is not valid.", KEYED);
+    }
+    if (target.kind === "si") {
+      if (valid) return serveAsset(request, env, site.keyedSiPath, PRIVATE);
+      return serveAsset(request, env, site.openSiPath, `public, max-age=${site.openMaxAge}`);
+    }
+    if (!valid) {
+      return failure(request, 401, "key-required", "Programme information needs an API key.", {
+        "WWW-Authenticate": "ClientIdentifier",
+        ...KEYED,
+      });
+    }
+    const day = requestedDay(target.date);
+    if (url.search !== "" || day === undefined) {
+      const message =
+        url.search !== ""
+          ? "No query parameters are defined."
+          : "The date must be a calendar date as yyyyMMdd.";
+      return failure(request, 400, "bad-request", message, KEYED);
+    }
+    if (Math.abs(day - todayInProviderZone(clock(env))) > site.windowDays) {
+      return failure(
+        request,
+        404,
+        "not-found",
+        `Only dates within ${site.windowDays} days of today are served.`,
+        KEYED,
+      );
+    }
+    if (!services.has(target.service)) {
+      return failure(request, 404, "not-found", "No such service.", KEYED);
+    }
+    const path = site.piPathTemplate
+      .replace("{service}", target.service)
+      .replace("{date}", target.date);
+    return serveAsset(request, env, path, PRIVATE);
+  }
+
+  return { fetch: handle };
+}

@@ -1,0 +1,149 @@
+import { stat } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { pathToFileURL } from "node:url";
+import { WORKER_PATH } from "../edge/edgeFiles.js";
+import type { EdgeEnv, EdgeWorker } from "../edge/edgeRules.js";
+import { startAssetServer } from "./assetServer.js";
+
+export interface PreviewOptions {
+  outDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  host: string;
+  /** A fixed clock (UTC ms) for the date window, instead of the system clock. */
+  now?: number | undefined;
+  /** Like the deployment's API_KEY_SHA256 secret: replaces the digests built into the worker. */
+  apiKeySha256?: string | undefined;
+}
+
+export interface PreviewServer {
+  /** `http://host:port`, as the preview listens. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Fetch refuses to build requests with these methods; the rules see them as an unknown method. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/**
+ * The generated out/_worker.js itself, re-imported whenever a build rewrites it, so the preview
+ * always runs the rules that would be deployed.
+ */
+function workerLoader(outDir: string) {
+  const path = resolve(join(outDir, WORKER_PATH));
+  let loaded: { mtime: number; worker: EdgeWorker } | undefined;
+  return async function currentWorker(): Promise<EdgeWorker> {
+    const { mtimeMs } = await stat(path).catch(() => {
+      throw new Error(`${path} does not exist: run \`spi-static build\` first`);
+    });
+    if (loaded?.mtime !== mtimeMs) {
+      const module = (await import(`${pathToFileURL(path).href}?mtime=${mtimeMs}`)) as {
+        default?: Partial<EdgeWorker>;
+      };
+      if (typeof module.default?.fetch !== "function")
+        throw new Error(`${path} has no default export with fetch()`);
+      loaded = { mtime: mtimeMs, worker: module.default as EdgeWorker };
+    }
+    return loaded.worker;
+  };
+}
+
+/** The URL as the client addressed it (its Host header), so the rules can tell loopback from not. */
+function requestUrl(req: IncomingMessage, fallbackOrigin: string): string {
+  let origin = fallbackOrigin;
+  const host = req.headers.host;
+  if (host) {
+    try {
+      const parsed = new URL(`http://${host}`);
+      if (parsed.host === host.toLowerCase() && parsed.pathname === "/") origin = parsed.origin;
+    } catch {
+      // A malformed Host header: keep the address the server listens on.
+    }
+  }
+  // Concatenated, not resolved against the origin: `//x` stays a path, as at the edge.
+  const target = req.url ?? "/";
+  return `${origin}${target.startsWith("/") ? target : `/${target}`}`;
+}
+
+function toWebRequest(req: IncomingMessage, fallbackOrigin: string): Request {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+  }
+  const method = req.method ?? "GET";
+  return new Request(requestUrl(req, fallbackOrigin), {
+    method: FORBIDDEN_METHODS.has(method.toUpperCase()) ? "UNSUPPORTED" : method,
+    headers,
+  });
+}
+
+async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) res.setHeader(name, value);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), res);
+}
+
+function internalError(res: ServerResponse, error: unknown) {
+  const message = error instanceof Error ? error.message : String(error);
+  const escaped = message.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(500, {
+    "Content-Type": "application/xml; charset=utf-8",
+    "Cache-Control": "private, no-store",
+  });
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<error status="500" code="preview-failed">${escaped}</error>\n`,
+  );
+}
+
+/**
+ * `spi-static serve`: a Node HTTP server that hands every request to out/_worker.js — the same
+ * rules Cloudflare runs — with serve-handler behind it as the ASSETS binding.
+ */
+export async function startPreviewServer(options: PreviewOptions): Promise<PreviewServer> {
+  const currentWorker = workerLoader(options.outDir);
+  await currentWorker();
+  const assetServer = await startAssetServer(options.outDir);
+  const env: EdgeEnv = { ASSETS: assetServer.assets };
+  if (options.now !== undefined) env.SPI_FIXED_NOW = new Date(options.now).toISOString();
+  if (options.apiKeySha256) env.API_KEY_SHA256 = options.apiKeySha256;
+
+  let origin = "";
+  const server = createServer((req, res) => {
+    currentWorker()
+      .then((worker) => worker.fetch(toWebRequest(req, origin), env))
+      .then((response) => sendWebResponse(response, res))
+      .catch((error: unknown) => internalError(res, error));
+  });
+  try {
+    await new Promise<void>((resolvePromise, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, options.host, resolvePromise);
+    });
+  } catch (error) {
+    await assetServer.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  origin = `http://${host}:${address.port}`;
+  return {
+    origin,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+      await assetServer.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSite } from "../../src/buildSite.js";
+import { digestOfKey } from "../../src/edge/apiKeys.js";
+import { edgeSiteOf } from "../../src/edge/edgeFiles.js";
+import type { AssetFetcher, EdgeSite } from "../../src/edge/edgeRules.js";
+import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
+
+/** The example broadcaster, built at a fixed clock: Monday 23 November 2026, 09:00 in Zurich. */
+export const DATA_DIR = new URL("../../data", import.meta.url).pathname;
+export const BUILD_NOW = "2026-11-23T08:00:00Z";
+export const VALID_KEYS = ["matrix-key-valid-0001", "matrix-key-second-0002"] as const;
+/** A key the build does not know, but the deployment's API_KEY_SHA256 does. */
+export const OVERRIDE_KEY = "override-key-00000003";
+
+export interface BuiltSite {
+  outDir: string;
+  /** The same settings the build embedded in out/_worker.js. */
+  site: EdgeSite;
+}
+
+export async function buildTestSite(): Promise<BuiltSite> {
+  const outDir = await mkdtemp(join(tmpdir(), "spi-edge-"));
+  await buildSite({
+    dataDir: DATA_DIR,
+    outDir,
+    now: Date.parse(BUILD_NOW),
+    keys: { keysList: VALID_KEYS.join(",") },
+  });
+  const broadcaster = await loadBroadcaster(DATA_DIR);
+  return { outDir, site: edgeSiteOf(broadcaster, VALID_KEYS.map(digestOfKey)) };
+}
+
+/** ASSETS for the rule module run directly: the output folder read from disk. */
+export function folderAssets(outDir: string): AssetFetcher {
+  return {
+    async fetch(request: Request) {
+      const path = decodeURIComponent(new URL(request.url).pathname);
+      try {
+        return new Response(await readFile(join(outDir, path)));
+      } catch {
+        return new Response("missing", { status: 404 });
+      }
+    },
+  };
+}

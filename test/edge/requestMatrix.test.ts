@@ -1,0 +1,225 @@
+import { readFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
+import { join } from "node:path";
+import { Miniflare } from "miniflare";
+import { beforeAll, describe, expect, it } from "vitest";
+import { COMPATIBILITY_DATE, WORKER_PATH } from "../../src/edge/edgeFiles.js";
+import { createEdgeWorker, type EdgeEnv } from "../../src/edge/edgeRules.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
+import { startPreviewServer } from "../../src/serve/previewServer.js";
+import { type BuiltSite, buildTestSite, folderAssets } from "./builtSite.js";
+import {
+  HEADERS_THAT_MATTER,
+  MATRIX,
+  type MatrixRow,
+  type Observed,
+  observe,
+  SETUPS,
+  type SetupName,
+} from "./requestMatrix.js";
+
+type Way = "direct" | "preview" | "workerd";
+const observed: Record<Way, Map<MatrixRow, Observed>> = {
+  direct: new Map(),
+  preview: new Map(),
+  workerd: new Map(),
+};
+let built: BuiltSite;
+let keyedOnlyLines: string[];
+
+const setupNames = Object.keys(SETUPS) as SetupName[];
+const rowsOf = (setup: SetupName) => MATRIX.filter((row) => row.setup === setup);
+const ERROR_BODY =
+  /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<error status="(\d{3})" code="([a-z-]+)">[^<]+<\/error>\n$/;
+
+beforeAll(async () => {
+  built = await buildTestSite();
+  const open = await readFile(join(built.outDir, OPEN_SI_PATH), "utf8");
+  const keyed = await readFile(join(built.outDir, KEYED_SI_PATH), "utf8");
+  const openLines = new Set(open.split("\n"));
+  keyedOnlyLines = keyed.split("\n").filter((line) => !openLines.has(line));
+});
+
+/** Every way the rules answered a row differently from what the row expects. */
+async function mismatches(way: Way): Promise<string[]> {
+  const problems: string[] = [];
+  for (const row of MATRIX) {
+    if (way === "preview" && row.httpsOnly) continue;
+    const seen = observed[way].get(row);
+    if (!seen) {
+      problems.push(`${row.name}: no response`);
+      continue;
+    }
+    const { expected } = row;
+    const wrong = (what: string, actual: unknown) =>
+      problems.push(`${row.name}: ${what} was ${JSON.stringify(actual)}`);
+    if (seen.status !== expected.status) wrong(`status (expected ${expected.status})`, seen.status);
+    const h = seen.headers;
+    if (h["content-type"] !== "application/xml; charset=utf-8")
+      wrong("content-type", h["content-type"]);
+    if (h["x-content-type-options"] !== "nosniff")
+      wrong("x-content-type-options", h["x-content-type-options"]);
+    const cache = expected.open ? "public, max-age=3600" : "private, no-store";
+    if (h["cache-control"] !== cache) wrong("cache-control", h["cache-control"]);
+    if (h.vary !== (expected.vary ? "Authorization" : null)) wrong("vary", h.vary);
+    if (h.allow !== (expected.status === 405 ? "GET, HEAD" : null)) wrong("allow", h.allow);
+    if (h["www-authenticate"] !== (expected.status === 401 ? "ClientIdentifier" : null)) {
+      wrong("www-authenticate", h["www-authenticate"]);
+    }
+    if (row.method === "HEAD") {
+      if (seen.body !== "") wrong("HEAD body", seen.body.slice(0, 80));
+    } else if (expected.file) {
+      const file = await readFile(join(built.outDir, expected.file), "utf8");
+      if (seen.body !== file) wrong(`body (expected ${expected.file})`, seen.body.slice(0, 80));
+    } else {
+      const match = ERROR_BODY.exec(seen.body);
+      if (match?.[1] !== String(expected.status) || match[2] !== expected.code)
+        wrong("error body", seen.body);
+    }
+    if (
+      expected.file !== KEYED_SI_PATH &&
+      keyedOnlyLines.some((line) => seen.body.includes(line))
+    ) {
+      wrong("body with keyed SI content", seen.body.slice(0, 80));
+    }
+  }
+  return problems;
+}
+
+describe("the request matrix", () => {
+  it("has rows for every setup, and keyed-only content to watch for", () => {
+    for (const setup of setupNames) expect(rowsOf(setup).length).toBeGreaterThan(0);
+    expect(MATRIX.length).toBeGreaterThan(150);
+    expect(keyedOnlyLines.some((line) => line.includes('<bearer id="http'))).toBe(true);
+  });
+
+  it("(a) the rule module called directly answers every row as expected", async () => {
+    const worker = createEdgeWorker(built.site);
+    for (const setup of setupNames) {
+      const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
+      const env: EdgeEnv = { ASSETS: folderAssets(built.outDir), SPI_FIXED_NOW: now };
+      if (apiKeySha256) env.API_KEY_SHA256 = apiKeySha256;
+      for (const row of rowsOf(setup)) {
+        const request = new Request(`${row.origin}${row.target}`, {
+          method: row.method,
+          headers: row.headers,
+        });
+        observed.direct.set(row, await observe(await worker.fetch(request, env)));
+      }
+    }
+    expect(await mismatches("direct")).toEqual([]);
+  });
+
+  it("(b) the preview server over HTTP on 127.0.0.1 answers every row as expected", async () => {
+    for (const setup of setupNames) {
+      const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
+      const preview = await startPreviewServer({
+        outDir: built.outDir,
+        port: 0,
+        host: "127.0.0.1",
+        now: Date.parse(now),
+        apiKeySha256,
+      });
+      try {
+        const { port } = new URL(preview.origin);
+        for (const row of rowsOf(setup)) {
+          if (row.httpsOnly) continue;
+          observed.preview.set(row, await sendRaw(Number(port), row));
+        }
+      } finally {
+        await preview.close();
+      }
+    }
+    expect(await mismatches("preview")).toEqual([]);
+  });
+
+  it("(c) the generated out/_worker.js inside workerd (Miniflare) answers every row as expected", async () => {
+    await Promise.all(
+      setupNames.map(async (setup) => {
+        const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
+        const bindings: Record<string, string> = { SPI_FIXED_NOW: now };
+        if (apiKeySha256) bindings.API_KEY_SHA256 = apiKeySha256;
+        const mf = new Miniflare({
+          modules: true,
+          scriptPath: join(built.outDir, WORKER_PATH),
+          modulesRoot: built.outDir,
+          compatibilityDate: COMPATIBILITY_DATE,
+          bindings,
+          // Cloudflare's own asset server, with the worker in front of it (run_worker_first).
+          assets: {
+            directory: built.outDir,
+            binding: "ASSETS",
+            routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
+          },
+        });
+        try {
+          for (const row of rowsOf(setup)) {
+            const response = await mf.dispatchFetch(`${row.origin}${row.target}`, {
+              method: row.method,
+              headers: row.headers,
+              redirect: "manual",
+            });
+            observed.workerd.set(row, await observe(response as unknown as Response));
+          }
+        } finally {
+          await mf.dispose();
+        }
+      }),
+    );
+    expect(await mismatches("workerd")).toEqual([]);
+  });
+
+  it("all three give identical status, headers that matter and bodies on every row", () => {
+    const differences: string[] = [];
+    for (const row of MATRIX) {
+      const direct = observed.direct.get(row);
+      for (const way of ["preview", "workerd"] as const) {
+        if (way === "preview" && row.httpsOnly) continue;
+        if (JSON.stringify(observed[way].get(row)) !== JSON.stringify(direct))
+          differences.push(`${row.name}: ${way}`);
+      }
+    }
+    expect(observed.workerd.size).toBe(MATRIX.length);
+    expect(differences).toEqual([]);
+  });
+});
+
+/** Sends the request target byte for byte (no client-side URL normalisation). */
+function sendRaw(port: number, row: MatrixRow): Promise<Observed> {
+  const origin = new URL(row.origin);
+  const host = origin.hostname === "spi.example" ? origin.host : `${origin.hostname}:${port}`;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        method: row.method,
+        path: row.target,
+        headers: { ...row.headers, host },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const headers = Object.fromEntries(
+            HEADERS_THAT_MATTER.map((name) => {
+              const value = res.headers[name];
+              return [
+                name,
+                value === undefined ? null : Array.isArray(value) ? value.join(", ") : value,
+              ];
+            }),
+          );
+          resolve({
+            status: res.statusCode ?? 0,
+            headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}

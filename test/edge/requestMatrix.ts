@@ -1,0 +1,364 @@
+import { digestOfKey } from "../../src/edge/apiKeys.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
+import { BUILD_NOW, OVERRIDE_KEY, VALID_KEYS } from "./builtSite.js";
+
+/**
+ * One request matrix for every way the rules run (directly, preview server, workerd). Each row
+ * names its expected outcome; the runs must also agree with each other on every row.
+ */
+
+const HOST = "rdns.aareradio.example";
+const si = `/${OPEN_SI_PATH}`;
+const pi = (service: string, date: string) =>
+  `/radiodns/spi/3.1/id/${HOST}/${service}/${date}_PI.xml`;
+const piFile = (service: string, date: string) => pi(service, date).slice(1);
+
+/** A deployment's situation: its clock and whether it sets the API_KEY_SHA256 secret. */
+export interface Setup {
+  now: string;
+  apiKeySha256?: string;
+}
+
+/**
+ * Clocks around local midnight in Zurich (UTC+1 in November): the window follows the provider's
+ * date, not UTC's. The build ran at BUILD_NOW and published 2026-11-15 … 2026-12-01.
+ */
+export const SETUPS = {
+  build: { now: BUILD_NOW },
+  /** 23:59:59.999 on the 23rd in Zurich. */
+  beforeMidnight: { now: "2026-11-23T22:59:59.999Z" },
+  /** 00:00 on the 24th in Zurich, still the 23rd in UTC. */
+  afterMidnight: { now: "2026-11-23T23:00:00Z" },
+  /** 23:59:59 on the 22nd in Zurich. */
+  beforeEarlierMidnight: { now: "2026-11-22T22:59:59Z" },
+  /** 00:00 on the 23rd in Zurich, still the 22nd in UTC. */
+  afterEarlierMidnight: { now: "2026-11-22T23:00:00Z" },
+  /** The deployment's secret replaces the build's digests. */
+  override: {
+    now: BUILD_NOW,
+    // Upper case, padded, next to a malformed entry: the secret is parsed leniently.
+    apiKeySha256: ` ${digestOfKey(OVERRIDE_KEY).toUpperCase()} , not-a-digest`,
+  },
+} satisfies Record<string, Setup>;
+
+export type SetupName = keyof typeof SETUPS;
+
+export interface Expected {
+  status: number;
+  /** Asset path (relative to out/) whose bytes are the body of a GET. */
+  file?: string;
+  /** The `code` attribute of the error body. */
+  code?: string;
+  /** `public, max-age=3600` instead of `private, no-store`. */
+  open?: boolean;
+  /** `Vary: Authorization` expected (every SI and PI answer except 405). */
+  vary: boolean;
+}
+
+export interface MatrixRow {
+  name: string;
+  setup: SetupName;
+  method: string;
+  /** The request target exactly as sent on the wire, not normalised. */
+  target: string;
+  origin: string;
+  headers: Record<string, string>;
+  expected: Expected;
+  /** The preview server speaks plain http only. */
+  httpsOnly: boolean;
+}
+
+const LOOPBACK = "http://127.0.0.1";
+const key = (k: string) => ({ authorization: `ClientIdentifier ${k}` });
+const [KEY, SECOND_KEY] = VALID_KEYS;
+
+const openSi: Expected = { status: 200, file: OPEN_SI_PATH, open: true, vary: true };
+const keyedSi: Expected = { status: 200, file: KEYED_SI_PATH, vary: true };
+const piOk = (service: string, date: string): Expected => ({
+  status: 200,
+  file: piFile(service, date),
+  vary: true,
+});
+const err = (status: number, code: string, vary = true): Expected => ({ status, code, vary });
+const notFound = err(404, "not-found", false);
+
+const rows: MatrixRow[] = [];
+function row(
+  name: string,
+  target: string,
+  expected: Expected,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    origin?: string;
+    setup?: SetupName;
+  } = {},
+) {
+  const origin = options.origin ?? LOOPBACK;
+  rows.push({
+    name,
+    setup: options.setup ?? "build",
+    method: options.method ?? "GET",
+    target,
+    origin,
+    headers: options.headers ?? {},
+    expected,
+    httpsOnly: origin.startsWith("https:"),
+  });
+}
+
+// SI (seed §4.2, §5): open without a key, keyed with a valid one, 403 with an invalid one.
+row("SI without a key", si, openSi);
+row("SI HEAD without a key", si, openSi, { method: "HEAD" });
+row("SI with a valid key", si, keyedSi, { headers: key(KEY) });
+row("SI with the second valid key", si, keyedSi, { headers: key(SECOND_KEY) });
+row("SI HEAD with a valid key", si, keyedSi, { method: "HEAD", headers: key(KEY) });
+row("SI with an invalid key", si, err(403, "key-invalid"), {
+  headers: key("wrong-key-0000000000"),
+});
+row("SI HEAD with an invalid key", si, err(403, "key-invalid"), {
+  method: "HEAD",
+  headers: key("wrong-key-00000"),
+});
+row("SI with an empty ClientIdentifier", si, err(403, "key-invalid"), {
+  headers: { authorization: "ClientIdentifier" },
+});
+row("SI with the scheme in lower case", si, keyedSi, {
+  headers: { authorization: `clientidentifier ${KEY}` },
+});
+row("SI with another scheme (no SPI key)", si, openSi, {
+  headers: { authorization: `Bearer ${KEY}` },
+});
+row("SI ignores a query", `${si}?x=1`, openSi);
+for (const method of ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"]) {
+  row(`SI ${method}`, si, err(405, "method-not-allowed", false), { method, headers: key(KEY) });
+}
+row("SI key over http on a public host", si, err(400, "https-required"), {
+  origin: "http://spi.example",
+  headers: key(KEY),
+});
+row("SI without a key over http on a public host", si, openSi, { origin: "http://spi.example" });
+row("SI key over https", si, keyedSi, { origin: "https://spi.example", headers: key(KEY) });
+row("SI key over http on localhost", si, keyedSi, {
+  origin: "http://localhost",
+  headers: key(KEY),
+});
+
+// PI (seed §4.1, §5, §7): authentication first, then parameters, then window and service.
+const TODAY = "20261123";
+row("PI without a key", pi("news", TODAY), { ...err(401, "key-required") });
+row("PI HEAD without a key", pi("news", TODAY), err(401, "key-required"), { method: "HEAD" });
+row("PI with an invalid key", pi("news", TODAY), err(403, "key-invalid"), {
+  headers: key("wrong-key-0000000000"),
+});
+for (const service of ["bern", "klassik", "lounge", "news", "pop"]) {
+  row(`PI ${service} today`, pi(service, TODAY), piOk(service, TODAY), { headers: key(KEY) });
+}
+row("PI HEAD with a valid key", pi("news", TODAY), piOk("news", TODAY), {
+  method: "HEAD",
+  headers: key(SECOND_KEY),
+});
+row("PI POST without a key", pi("news", TODAY), err(405, "method-not-allowed", false), {
+  method: "POST",
+});
+row("PI unknown service", pi("jazz", TODAY), err(404, "not-found"), { headers: key(KEY) });
+row("PI unknown service without a key", pi("jazz", TODAY), err(401, "key-required"));
+for (const date of [
+  "2026112",
+  "202611230",
+  "20261131",
+  "20260229",
+  "2026-11-23",
+  "abcdefgh",
+  "",
+  "2026112３",
+]) {
+  row(`PI malformed date "${date}"`, pi("news", encodeURI(date)), err(400, "bad-request"), {
+    headers: key(KEY),
+  });
+  row(
+    `PI malformed date "${date}" without a key`,
+    pi("news", encodeURI(date)),
+    err(401, "key-required"),
+  );
+}
+row("PI with a query", `${pi("news", TODAY)}?day=1`, err(400, "bad-request"), {
+  headers: key(KEY),
+});
+row("PI with a query, unknown service", `${pi("jazz", TODAY)}?x`, err(400, "bad-request"), {
+  headers: key(KEY),
+});
+row("PI with a query without a key", `${pi("news", TODAY)}?day=1`, err(401, "key-required"));
+row(
+  "PI under another host literal",
+  `/radiodns/spi/3.1/id/rdns.other.example/news/${TODAY}_PI.xml`,
+  notFound,
+  {
+    headers: key(KEY),
+  },
+);
+row("PI key over http on a public host", pi("news", TODAY), err(400, "https-required"), {
+  origin: "http://spi.example",
+  headers: key(KEY),
+});
+row("PI without a key over http on a public host", pi("news", TODAY), err(401, "key-required"), {
+  origin: "http://spi.example",
+});
+row("PI key over https", pi("news", TODAY), piOk("news", TODAY), {
+  origin: "https://spi.example",
+  headers: key(KEY),
+});
+
+// The window: today−7 … today+7 in Zurich at request time; the build published ±8.
+const windowRows: [SetupName, string, number][] = [
+  ["build", "20261115", 404],
+  ["build", "20261116", 200],
+  ["build", "20261130", 200],
+  ["build", "20261201", 404],
+  ["beforeMidnight", "20261115", 404],
+  ["beforeMidnight", "20261116", 200],
+  ["beforeMidnight", "20261130", 200],
+  ["beforeMidnight", "20261201", 404],
+  ["afterMidnight", "20261116", 404],
+  ["afterMidnight", "20261117", 200],
+  ["afterMidnight", "20261201", 200],
+  ["afterMidnight", "20261202", 404],
+  ["beforeEarlierMidnight", "20261114", 404],
+  ["beforeEarlierMidnight", "20261115", 200],
+  ["beforeEarlierMidnight", "20261129", 200],
+  ["beforeEarlierMidnight", "20261130", 404],
+  ["afterEarlierMidnight", "20261115", 404],
+  ["afterEarlierMidnight", "20261116", 200],
+  ["afterEarlierMidnight", "20261130", 200],
+  ["afterEarlierMidnight", "20261201", 404],
+];
+for (const [setup, date, status] of windowRows) {
+  const expected = status === 200 ? piOk("pop", date) : err(404, "not-found");
+  row(`window ${setup} ${date}`, pi("pop", date), expected, { setup, headers: key(KEY) });
+}
+
+// The deployment's secret replaces the build's digests.
+row("override: the build's key no longer works", si, err(403, "key-invalid"), {
+  setup: "override",
+  headers: key(KEY),
+});
+row("override: the secret's key gets the keyed SI", si, keyedSi, {
+  setup: "override",
+  headers: key(OVERRIDE_KEY),
+});
+row("override: the secret's key gets PI", pi("news", TODAY), piOk("news", TODAY), {
+  setup: "override",
+  headers: key(OVERRIDE_KEY),
+});
+
+// The keyed SI is never reachable by a path of its own, however it is spelt: always 404.
+const keyedVariants = [
+  `/${KEYED_SI_PATH}`,
+  "/_keyed/",
+  "/_keyed",
+  "/_KEYED/radiodns/spi/3.1/SI.xml",
+  "/%5fkeyed/radiodns/spi/3.1/SI.xml",
+  "/%5Fkeyed/radiodns/spi/3.1/SI.xml",
+  "/_keyed%2fradiodns%2fspi%2f3.1%2fSI.xml",
+  "/_keyed%2Fradiodns%2Fspi%2F3.1%2FSI.xml",
+  "//_keyed/radiodns/spi/3.1/SI.xml",
+  "///_keyed/radiodns/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/../../../_keyed/radiodns/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/%2e%2e/%2e%2e/%2e%2e/_keyed/radiodns/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/%2E%2E/%2E%2E/%2E%2E/_keyed/radiodns/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/.%2e/.%2e/.%2e/_keyed/radiodns/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/%252e%252e/%252e%252e/%252e%252e/_keyed/radiodns/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/..%2f..%2f..%2f_keyed/radiodns/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/..%5c..%5c..%5c_keyed/radiodns/spi/3.1/SI.xml",
+  "/radiodns\\spi\\3.1\\..\\..\\..\\_keyed\\radiodns\\spi\\3.1\\SI.xml",
+  "/\\_keyed\\radiodns\\spi\\3.1\\SI.xml",
+  "/radiodns/spi/3.1/SI.xml/../../../../_keyed/radiodns/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/SI.xml/..%2f..%2f..%2f..%2f_keyed/radiodns/spi/3.1/SI.xml",
+  `/radiodns/spi/3.1/id/${HOST}/news/../../../../../_keyed/radiodns/spi/3.1/SI.xml`,
+  "/_keyed/radiodns/spi/3.1/SI.xml?",
+  "/_keyed/radiodns/spi/3.1/SI.xml#x",
+  "/_keyed/radiodns/spi/3.1/SI.xml%00",
+  "/_keyed/radiodns/spi/3.1/./SI.xml",
+];
+// Neither are other spellings of the open paths, the build's own files, or anything else.
+const otherPaths = [
+  "/",
+  "/radiodns/spi/3.1/",
+  "/radiodns/spi/3.1/SI.xml/",
+  "/radiodns/spi/3.1//SI.xml",
+  "//radiodns/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/si.xml",
+  "/RADIODNS/spi/3.1/SI.xml",
+  "/radiodns/spi/3.1/SI.XML",
+  "/radiodns/spi/3.1/SI%2exml",
+  "/radiodns/spi/3.1/%53I.xml",
+  "/radiodns/spi/3.1/SI.xml%00",
+  "/radiodns/spi/3.1/SI.xml;x=1",
+  "/radiodns%2fspi%2f3.1%2fSI.xml",
+  `/radiodns/spi/3.1/id/${HOST}/news/`,
+  `/radiodns/spi/3.1/id/${HOST}/news/${TODAY}_PI.xml/`,
+  `/radiodns/spi/3.1/id/${HOST.toUpperCase()}/news/${TODAY}_PI.xml`,
+  `/radiodns/spi/3.1/id/${HOST}/news/${TODAY}_pi.xml`,
+  `/radiodns/spi/3.1/id/${HOST}/news/x/${TODAY}_PI.xml`,
+  `/radiodns/spi/3.1/id/${HOST}//${TODAY}_PI.xml`,
+  // URL parsing resolves the dot segment: /radiodns/spi/3.1/id/<host>/<date>_PI.xml, no route.
+  `/radiodns/spi/3.1/id/${HOST}/%2e%2e/${TODAY}_PI.xml`,
+  "/_worker.js",
+  "/_routes.json",
+  "/wrangler.jsonc",
+  "/.assetsignore",
+  "/_spi-static/manifest.json",
+];
+for (const target of [...keyedVariants, ...otherPaths]) {
+  row(`404 ${target} with a key`, target, notFound, { headers: key(KEY) });
+  row(`404 ${target} without a key`, target, notFound);
+}
+row("404 keyed path HEAD with a key", `/${KEYED_SI_PATH}`, notFound, {
+  method: "HEAD",
+  headers: key(KEY),
+});
+row("404 keyed path POST with a key", `/${KEYED_SI_PATH}`, notFound, {
+  method: "POST",
+  headers: key(KEY),
+});
+
+// Spellings that URL parsing turns into the SI path itself: the SI rules apply, nothing more.
+for (const target of [
+  "/radiodns/spi/3.1/./SI.xml",
+  "/radiodns/spi/3.1/%2e/SI.xml",
+  "/radiodns/spi/3.1/id/../SI.xml",
+]) {
+  row(`normalised ${target} without a key`, target, openSi);
+  row(`normalised ${target} with a key`, target, keyedSi, { headers: key(KEY) });
+}
+
+// PI-shaped paths whose service segment tries to climb out: just an unknown service.
+for (const service of ["..%2f..%2f..%2f..%2f..%2f_keyed", "%6eews", "NEWS", "news%20"]) {
+  row(`PI service "${service}"`, pi(service, TODAY), err(404, "not-found"), { headers: key(KEY) });
+  row(`PI service "${service}" without a key`, pi(service, TODAY), err(401, "key-required"));
+}
+
+export const MATRIX: readonly MatrixRow[] = rows;
+
+/** What is compared between the three runs: status, the headers that matter, the body. */
+export interface Observed {
+  status: number;
+  headers: Record<string, string | null>;
+  body: string;
+}
+
+export const HEADERS_THAT_MATTER = [
+  "content-type",
+  "cache-control",
+  "vary",
+  "allow",
+  "www-authenticate",
+  "x-content-type-options",
+] as const;
+
+export async function observe(response: Response): Promise<Observed> {
+  const headers = Object.fromEntries(
+    HEADERS_THAT_MATTER.map((name) => [name, response.headers.get(name)]),
+  );
+  return { status: response.status, headers, body: await response.text() };
+}
