@@ -9,6 +9,8 @@ const TOKEN_HEADER = "x-spi-static-asset-token";
 export interface AssetServer {
   /** What the worker gets as `env.ASSETS`, like Cloudflare's binding. */
   assets: AssetFetcher;
+  /** Where it listens; without the token it answers 404 to everything. */
+  origin: string;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function startAssetServer(outDir: string): Promise<AssetServer> {
   });
   const { port } = server.address() as AddressInfo;
   return {
+    origin: `http://127.0.0.1:${port}`,
     assets: {
       fetch(request: Request) {
         const { pathname } = new URL(request.url);

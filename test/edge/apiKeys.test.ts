@@ -1,0 +1,89 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  digestOfKey,
+  parseKeysFile,
+  parseKeysList,
+  resolveApiKeys,
+} from "../../src/edge/apiKeys.js";
+import { InputError } from "../../src/load/inputProblem.js";
+import { DATA_DIR } from "./builtSite.js";
+
+const DEMO_KEY = "demo-aare-radio-0123456789";
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof InputError) {
+      return error.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}: ${p.message}`);
+    }
+    throw error;
+  }
+  return [];
+}
+
+describe("API keys", () => {
+  it("are digested with SHA-256, lowercase hex", () => {
+    expect(digestOfKey("abc")).toBe(
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
+  });
+
+  it("are read one per line from a keys file, skipping comments and blank lines", () => {
+    const text = "# keys for the nightly build\n\n  first-key-000000001  \nsecond-key+/0000002==\n";
+    expect(parseKeysFile(text, "keys.txt")).toEqual([
+      "first-key-000000001",
+      "second-key+/0000002==",
+    ]);
+  });
+
+  it("in a keys file, every bad line is reported with its position", () => {
+    const text = "good-key-0000000001\n  short\nhas space in it 000000\nkey,with,commas,000000\n";
+    expect(problemsOf(() => parseKeysFile(text, "keys.txt"))).toEqual([
+      "keys.txt:2:3 key: a key needs at least 16 characters",
+      "keys.txt:3:1 key: a key may hold only letters, digits and - . _ ~ + / (and trailing =)",
+      "keys.txt:4:1 key: a key may hold only letters, digits and - . _ ~ + / (and trailing =)",
+    ]);
+  });
+
+  it("are read comma-separated from SPI_API_KEYS", () => {
+    expect(parseKeysList(" first-key-000000001 , second-key-00000002,", "SPI_API_KEYS")).toEqual([
+      "first-key-000000001",
+      "second-key-00000002",
+    ]);
+    expect(problemsOf(() => parseKeysList("first-key-000000001,tiny", "SPI_API_KEYS"))).toEqual([
+      "SPI_API_KEYS:1:1 [1]: a key needs at least 16 characters",
+    ]);
+  });
+
+  it("come from --keys-file first, then SPI_API_KEYS, then the data folder's demo key", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "spi-keys-"));
+    const keysFile = join(dir, "keys.txt");
+    await writeFile(keysFile, "file-key-0000000001\n");
+    const list = "list-key-0000000001";
+    const fromFile = await resolveApiKeys(DATA_DIR, { keysFile, keysList: list });
+    expect(fromFile).toEqual({
+      digests: [digestOfKey("file-key-0000000001")],
+      origin: keysFile,
+      demo: false,
+    });
+    const fromList = await resolveApiKeys(DATA_DIR, { keysList: list });
+    expect(fromList).toEqual({ digests: [digestOfKey(list)], origin: "SPI_API_KEYS", demo: false });
+    const demo = await resolveApiKeys(DATA_DIR, { keysList: "  " });
+    expect(demo).toEqual({
+      digests: [digestOfKey(DEMO_KEY)],
+      origin: join(DATA_DIR, "keys.demo.txt"),
+      demo: true,
+    });
+    expect(await resolveApiKeys(dir, {})).toEqual({ digests: [], origin: "none", demo: false });
+  });
+
+  it("a missing --keys-file is an error, not an empty key list", async () => {
+    await expect(resolveApiKeys(DATA_DIR, { keysFile: "/nonexistent/keys.txt" })).rejects.toThrow(
+      /ENOENT/,
+    );
+  });
+});

@@ -1,0 +1,159 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createEdgeWorker, EDGE_STATUSES, type EdgeWorker } from "../../src/edge/edgeRules.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
+import { type BuiltSite, buildTestSite, folderAssets, VALID_KEYS } from "./builtSite.js";
+
+let built: BuiltSite;
+let worker: EdgeWorker;
+let keyedOnlyLines: string[];
+
+beforeAll(async () => {
+  built = await buildTestSite();
+  worker = createEdgeWorker(built.site);
+  const open = new Set((await readFile(join(built.outDir, OPEN_SI_PATH), "utf8")).split("\n"));
+  const keyed = await readFile(join(built.outDir, KEYED_SI_PATH), "utf8");
+  keyedOnlyLines = keyed.split("\n").filter((line) => !open.has(line));
+});
+
+/** Path pieces that matter to the rules, mixed with arbitrary text. */
+const segment = fc.oneof(
+  fc.constantFrom(
+    "radiodns",
+    "spi",
+    "3.1",
+    "id",
+    "rdns.aareradio.example",
+    "news",
+    "pop",
+    "jazz",
+    "SI.xml",
+    "si.xml",
+    "_keyed",
+    "_KEYED",
+    "%5fkeyed",
+    "..",
+    ".",
+    "%2e%2e",
+    "%2E",
+    ".%2e",
+    "%252e%252e",
+    "..%2f",
+    "..%5c",
+    "%2f",
+    "20261123_PI.xml",
+    "20261115_PI.xml",
+    "20261201_PI.xml",
+    "2026113_PI.xml",
+    "_PI.xml",
+    "",
+    "_worker.js",
+  ),
+  fc.string({ maxLength: 12 }),
+  fc.webSegment(),
+);
+const separator = fc.constantFrom("/", "/", "/", "//", "\\", "%2f");
+const composed = fc
+  .array(fc.tuple(separator, segment), { maxLength: 12 })
+  .map((parts) => `/${parts.map(([sep, seg]) => `${sep}${seg}`).join("")}`);
+/** The real paths, alone or with arbitrary text around them, so 200s (and keyed SIs) occur too. */
+const known = fc.constantFrom(
+  `/${OPEN_SI_PATH}`,
+  `/${KEYED_SI_PATH}`,
+  "/radiodns/spi/3.1/id/rdns.aareradio.example/news/20261123_PI.xml",
+  "/radiodns/spi/3.1/id/rdns.aareradio.example/pop/20261201_PI.xml",
+);
+const path = fc.oneof(
+  known,
+  fc.tuple(composed, known).map(([a, b]) => `${a}${b}`),
+  fc.tuple(known, composed).map(([a, b]) => `${a}${b}`),
+  composed,
+);
+const query = fc.option(fc.constantFrom("?", "?x=1", "?date=20261123", "#frag", "?%00"), {
+  nil: "",
+});
+
+const headerValue = fc.string({ maxLength: 40 }).filter((v) => /^[\x20-\x7e\t]*$/.test(v));
+const authorization = fc.oneof(
+  fc.constantFrom(...VALID_KEYS).map((key) => ({ valid: true, header: `ClientIdentifier ${key}` })),
+  fc
+    .constantFrom(...VALID_KEYS)
+    .map((key) => ({ valid: true, header: `  clientIDENTIFIER   ${key}  ` })),
+  headerValue.map((v) => ({ valid: false, header: `ClientIdentifier ${v}` })),
+  headerValue.map((v) => ({ valid: false, header: v })),
+  fc.constantFrom(...VALID_KEYS).map((key) => ({ valid: false, header: `Bearer ${key}` })),
+  fc
+    .constantFrom(...VALID_KEYS)
+    .map((key) => ({ valid: false, header: `ClientIdentifier ${key}x` })),
+);
+const otherHeaders = fc.dictionary(
+  fc
+    .stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/)
+    .filter((name) => name.toLowerCase() !== "authorization"),
+  headerValue,
+  { maxKeys: 4 },
+);
+const method = fc.oneof(
+  fc.constantFrom("GET", "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "get", "head"),
+  fc.stringMatching(/^[A-Z]{1,8}$/).filter((m) => !["CONNECT", "TRACE", "TRACK"].includes(m)),
+);
+const origin = fc.constantFrom(
+  "http://127.0.0.1",
+  "http://localhost:8080",
+  "https://spi.example",
+  "http://spi.example",
+);
+/** Clocks from well before to well after the published days. */
+const clock = fc.integer({
+  min: Date.parse("2026-11-01T00:00:00Z"),
+  max: Date.parse("2026-12-15T00:00:00Z"),
+});
+
+const request = fc.record({
+  method,
+  origin,
+  path,
+  query,
+  auth: fc.option(authorization, { nil: undefined }),
+  headers: otherHeaders,
+  now: clock,
+});
+
+describe("edge rules, for arbitrary requests", () => {
+  it("never throw, answer with an allowed status and XML, and never give the keyed SI without a valid key", async () => {
+    const allowed = new Set<number>(EDGE_STATUSES);
+    const seen = new Map<string, number>();
+    const assets = folderAssets(built.outDir);
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        let url: URL;
+        try {
+          url = new URL(`${r.origin}${r.path}${r.query}`);
+        } catch {
+          fc.pre(false);
+          return;
+        }
+        const headers = new Headers(r.headers);
+        if (r.auth) headers.set("authorization", r.auth.header);
+        const response = await worker.fetch(new Request(url, { method: r.method, headers }), {
+          ASSETS: assets,
+          SPI_FIXED_NOW: new Date(r.now).toISOString(),
+        });
+        expect(allowed.has(response.status)).toBe(true);
+        expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
+        const body = await response.text();
+        const keyed = keyedOnlyLines.some((line) => body.includes(line));
+        if (keyed) expect(r.auth?.valid).toBe(true);
+        const outcome = keyed ? "keyed" : String(response.status);
+        seen.set(outcome, (seen.get(outcome) ?? 0) + 1);
+        if (response.status !== 200)
+          expect(response.headers.get("cache-control")).toBe("private, no-store");
+      }),
+      { numRuns: 1500 },
+    );
+    // The property means something only if the runs reached every kind of answer.
+    expect([...seen.keys()].sort()).toEqual(["200", "400", "401", "403", "404", "405", "keyed"]);
+  });
+});
