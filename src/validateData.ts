@@ -21,7 +21,8 @@ export interface DataReport {
  */
 export async function validateData(dataDir: string, now: number): Promise<DataReport> {
   const { broadcaster, problems, brokenServices } = await readBroadcaster(dataDir);
-  if (!broadcaster) return { scheduled: undefined, problems, brokenServices };
+  if (!broadcaster)
+    return { scheduled: undefined, problems: inReadingOrder(problems), brokenServices };
 
   const valid: Service[] = [];
   for (const service of broadcaster.services) {
@@ -45,7 +46,19 @@ export async function validateData(dataDir: string, now: number): Promise<DataRe
       scheduled = scheduleBroadcaster({ ...broadcaster, services: valid }, now);
     }),
   );
-  return { scheduled, problems, brokenServices };
+  return { scheduled, problems: inReadingOrder(problems), brokenServices };
+}
+
+/** File by file in the order first reported, and top to bottom within each file. */
+function inReadingOrder(problems: InputProblem[]): InputProblem[] {
+  const fileOrder = new Map<string, number>();
+  for (const { file } of problems) if (!fileOrder.has(file)) fileOrder.set(file, fileOrder.size);
+  return [...problems].sort(
+    (a, b) =>
+      (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) ||
+      a.line - b.line ||
+      a.column - b.column,
+  );
 }
 
 function scheduleProblems(run: () => unknown): InputProblem[] {

@@ -5,6 +5,12 @@ import { parseInstant } from "./buildCommand.js";
 import { defaultDataDir } from "./defaultDataDir.js";
 import { EXIT } from "./exitCodes.js";
 
+export interface ValidateOptions {
+  data: string;
+  now?: number;
+  json?: boolean;
+}
+
 export function registerValidateCommand(program: Command) {
   program
     .command("validate")
@@ -18,28 +24,34 @@ export function registerValidateCommand(program: Command) {
       parseInstant,
     )
     .option("--json", "print the report as one line of JSON")
-    .action(async (options: { data: string; now?: number; json?: boolean }) => {
-      const { problems, brokenServices, scheduled } = await validateData(
-        options.data,
-        options.now ?? Date.now(),
-      );
-      const errors = problems.filter((p) => p.severity === "error").length;
-      const warnings = problems.length - errors;
-      if (options.json) {
-        console.log(
-          JSON.stringify({ ok: errors === 0, errors, warnings, brokenServices, problems }),
-        );
-      } else {
-        for (const problem of problems) console.log(formatProblem(problem));
-        const services = scheduled?.services.length ?? 0;
-        const verdict = errors === 0 ? "valid" : `invalid (${errors} ${plural(errors, "error")})`;
-        console.log(
-          `spi-static: ${options.data} is ${verdict}, ${warnings} ${plural(warnings, "warning")}, ` +
-            `${services} ${plural(services, "service")} ready to build`,
-        );
-      }
-      process.exitCode = errors === 0 ? EXIT.ok : EXIT.invalidInput;
+    .action(async (options: ValidateOptions) => {
+      const { lines, exitCode } = await validate(options);
+      for (const line of lines) console.log(line);
+      process.exitCode = exitCode;
     });
+}
+
+/** What `spi-static validate` prints, line by line, and its exit code: 1 on any error. */
+export async function validate(
+  options: ValidateOptions,
+): Promise<{ lines: string[]; exitCode: number }> {
+  const { problems, brokenServices, scheduled } = await validateData(
+    options.data,
+    options.now ?? Date.now(),
+  );
+  const errors = problems.filter((p) => p.severity === "error").length;
+  const warnings = problems.length - errors;
+  const exitCode = errors === 0 ? EXIT.ok : EXIT.invalidInput;
+  if (options.json) {
+    const report = { ok: errors === 0, errors, warnings, brokenServices, problems };
+    return { lines: [JSON.stringify(report)], exitCode };
+  }
+  const services = scheduled?.services.length ?? 0;
+  const verdict = errors === 0 ? "valid" : `invalid (${errors} ${plural(errors, "error")})`;
+  const summary =
+    `spi-static: ${options.data} is ${verdict}, ${warnings} ${plural(warnings, "warning")}, ` +
+    `${services} ${plural(services, "service")} ready to build`;
+  return { lines: [...problems.map(formatProblem), summary], exitCode };
 }
 
 function plural(count: number, noun: string): string {

@@ -7,7 +7,12 @@ import { z } from "zod";
  */
 
 const timeOfDay = z
-  .string()
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? undefined
+        : `expected a time of day as "HH:MM" in quotes, got ${String(issue.input)}`,
+  })
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "is not a time of day (expected HH:MM)" });
 
 const isoDate = z
@@ -27,17 +32,19 @@ const identifier = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
 export const weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 const weekday = z.enum(weekdayNames);
 
+const weekdaySetMessage =
+  "is not a weekday set (expected e.g. mon-fri, sat, daily or a list such as [sat, sun])";
+
 /** `mon-fri`, `sat`, `daily`, or a list such as `[sat, sun]`. */
 const weekdaySet = z
   .union(
     [
-      z.string().regex(/^(daily|(mon|tue|wed|thu|fri|sat|sun)(-(mon|tue|wed|thu|fri|sat|sun))?)$/),
+      z.string().regex(/^(daily|(mon|tue|wed|thu|fri|sat|sun)(-(mon|tue|wed|thu|fri|sat|sun))?)$/, {
+        error: weekdaySetMessage,
+      }),
       z.array(weekday).min(1),
     ],
-    {
-      error:
-        "is not a weekday set (expected e.g. mon-fri, sat, daily or a list such as [sat, sun])",
-    },
+    { error: weekdaySetMessage },
   )
   .describe(
     "The weekdays this grid applies to: mon-fri, sat, daily, or a list such as [sat, sun].",

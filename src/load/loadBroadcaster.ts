@@ -61,6 +61,8 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
   const services: Service[] = [];
   const brokenServices: string[] = [];
   const idsInUse = new Map<string, string>();
+  // The schedule names a service file stands for, even one too broken to give its id.
+  const claimed = new Set<string>();
   for (const path of serviceFiles) {
     const own: InputProblem[] = [];
     const file = await read(path);
@@ -85,13 +87,16 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
       }
     }
     problems.push(...own);
+    claimed.add(basename(path).replace(/\.ya?ml$/, ""));
+    const rawId = (file?.value as { id?: unknown } | undefined)?.id;
+    if (typeof rawId === "string") claimed.add(rawId);
     if (service && !own.some((p) => p.severity === "error")) services.push(service);
     else brokenServices.push(input?.id ?? display(path));
   }
 
   for (const path of await listYaml(join(dataDir, "schedules"))) {
     const id = basename(path).replace(/\.ya?ml$/, "");
-    if (!idsInUse.has(id)) {
+    if (!claimed.has(id)) {
       problems.push({
         ...atFileStart(display(path), `belongs to no service (no services/*.yaml has id "${id}")`),
         severity: "warning",
