@@ -1,0 +1,169 @@
+import { spawn } from "node:child_process";
+import { cp, mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isTemporaryFile } from "../../src/publish/writeFileAtomically.js";
+import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+import { writeLargerDataset } from "./largerDataset.js";
+
+const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
+const SERVICES = 12;
+const KILLS = 15;
+/** Fixed, so a failure can be replayed; SPI_CRASH_SEED tries other moments. */
+const SEED = Number(process.env.SPI_CRASH_SEED ?? 20261123);
+
+/**
+ * Two builds that differ in every document, so each interrupted build has real work: tonight's
+ * (A) and last night's (B: a day earlier, another originator, fewer services, so A creates files
+ * that B prunes and B prunes files that A creates).
+ */
+const TONIGHT = {
+  name: "A",
+  now: "2026-11-23T03:00:00Z",
+  services: SERVICES,
+  originator: "Aare Radio A",
+};
+const LAST_NIGHT = {
+  name: "B",
+  now: "2026-11-22T03:00:00Z",
+  services: SERVICES - 3,
+  originator: "Aare Radio B",
+};
+type Variant = typeof TONIGHT;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+function build(dataDir: string, outDir: string, now: string, killAfterMs?: number): Promise<Run> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [
+      CLI,
+      "build",
+      "--data",
+      dataDir,
+      "--out",
+      outDir,
+      "--now",
+      now,
+      "--quiet",
+    ]);
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const timer =
+      killAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      done({ code, signal, stderr });
+    });
+  });
+}
+
+async function readTree(dir: string): Promise<Map<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
+  return new Map(
+    await Promise.all(
+      files.sort().map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const),
+    ),
+  );
+}
+
+/** mulberry32: a small seeded generator, so the kill moments are reproducible. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("a build killed with SIGKILL at random moments", () => {
+  const data = new Map<string, string>();
+  const reference = new Map<string, Map<string, string>>();
+  const duration = new Map<string, number>();
+
+  beforeAll(async () => {
+    const root = await mkdtemp(join(tmpdir(), "spi-crash-"));
+    for (const variant of [TONIGHT, LAST_NIGHT]) {
+      const dataDir = join(root, `data-${variant.name}`);
+      await writeLargerDataset(dataDir, variant);
+      data.set(variant.name, dataDir);
+      const outDir = join(root, `reference-${variant.name}`);
+      const started = Date.now();
+      const run = await build(dataDir, outDir, variant.now);
+      expect(run).toMatchObject({ code: 0, stderr: expect.not.stringMatching(/error/i) });
+      duration.set(variant.name, Date.now() - started);
+      reference.set(variant.name, await readTree(outDir));
+    }
+  }, 600_000);
+
+  it("leaves every file complete and schema-valid after each kill, and a rerun converges to the uninterrupted build", async () => {
+    const outDir = await mkdtemp(join(tmpdir(), "spi-crash-out-"));
+    await cp(
+      join(data.get(LAST_NIGHT.name) as string, "..", `reference-${LAST_NIGHT.name}`),
+      outDir,
+      {
+        recursive: true,
+      },
+    );
+    const completeVersions = new Set<string>();
+    for (const tree of reference.values())
+      for (const content of tree.values()) completeVersions.add(content);
+
+    const next = random(SEED);
+    let killedMidPublish = 0;
+    let leftovers = 0;
+    for (let kill = 0; kill < KILLS; kill++) {
+      const variant: Variant = kill % 2 === 0 ? TONIGHT : LAST_NIGHT;
+      const delay = Math.round((0.05 + 0.95 * next()) * (duration.get(variant.name) as number));
+      const run = await build(data.get(variant.name) as string, outDir, variant.now, delay);
+      const moment = `kill ${kill + 1} (seed ${SEED}, ${variant.name} after ${delay} ms)`;
+      expect(run.signal === "SIGKILL" || run.code === 0, `${moment}: ${run.stderr}`).toBe(true);
+
+      const tree = await readTree(outDir);
+      const site = [...tree].filter(([path]) => !path.startsWith("_spi-static/"));
+      const temporary = site.filter(([path]) => isTemporaryFile(path.split("/").at(-1) as string));
+      leftovers += temporary.length;
+      const published = site.filter(([path]) => !isTemporaryFile(path.split("/").at(-1) as string));
+      const xml = published.filter(([path]) => path.endsWith(".xml"));
+      const violations = await validateSpiDocuments(
+        xml.map(([name, content]) => ({ name, xml: content })),
+      );
+      expect(violations, moment).toEqual([]);
+      for (const [path, content] of published) {
+        if (!path.endsWith(".xml"))
+          expect(completeVersions.has(content), `${moment}: ${path}`).toBe(true);
+      }
+      const originators = new Set(
+        xml.map(([, content]) => /originator="([^"]+)"/.exec(content)?.[1]),
+      );
+      if (originators.size > 1) killedMidPublish++;
+    }
+    // The kills must have hit builds while they were writing, or this test proves nothing.
+    expect(killedMidPublish).toBeGreaterThan(0);
+
+    const rerun = await build(data.get(TONIGHT.name) as string, outDir, TONIGHT.now);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const converged = await readTree(outDir);
+    expect([...converged.keys()]).toEqual([
+      ...(reference.get(TONIGHT.name) as Map<string, string>).keys(),
+    ]);
+    for (const [path, content] of reference.get(TONIGHT.name) as Map<string, string>) {
+      expect(converged.get(path) === content, path).toBe(true);
+    }
+    console.info(
+      `crash test: ${KILLS} kills, ${killedMidPublish} mid-publish, ${leftovers} temporary files seen after kills (removed by the next build)`,
+    );
+  }, 900_000);
+});

@@ -1,0 +1,45 @@
+import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+const EXAMPLE = new URL("../../data/", import.meta.url).pathname;
+
+export interface LargerDatasetOptions {
+  services: number;
+  /** Changes every document: the originator is in every PI and in the SI. */
+  originator?: string;
+}
+
+/**
+ * The example broadcaster scaled up: its services copied round-robin under new ids
+ * (news0, pop0, …, news1, …), so a build has hundreds of documents to write.
+ */
+export async function writeLargerDataset(dataDir: string, options: LargerDatasetOptions) {
+  await mkdir(join(dataDir, "services"), { recursive: true });
+  await mkdir(join(dataDir, "schedules"), { recursive: true });
+  const provider = await readFile(join(EXAMPLE, "provider.yaml"), "utf8");
+  await writeFile(
+    join(dataDir, "provider.yaml"),
+    options.originator
+      ? provider.replace(/^originator: .*$/m, `originator: ${options.originator}`)
+      : provider,
+  );
+  for (const name of await readdir(EXAMPLE)) {
+    if (name.startsWith("keys")) await copyFile(join(EXAMPLE, name), join(dataDir, name));
+  }
+  const bases = (await readdir(join(EXAMPLE, "services")))
+    .map((f) => f.replace(/\.yaml$/, ""))
+    .sort();
+  for (let i = 0; i < options.services; i++) {
+    const base = bases[i % bases.length] as string;
+    const id = `${base}${Math.floor(i / bases.length)}`;
+    const service = await readFile(join(EXAMPLE, "services", `${base}.yaml`), "utf8");
+    await writeFile(
+      join(dataDir, "services", `${id}.yaml`),
+      service.replace(/^id: .*$/m, `id: ${id}`),
+    );
+    await copyFile(
+      join(EXAMPLE, "schedules", `${base}.yaml`),
+      join(dataDir, "schedules", `${id}.yaml`),
+    );
+  }
+}

@@ -1,0 +1,206 @@
+import { execFile, execFileSync } from "node:child_process";
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  truncate,
+  writeFile,
+} from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LOCK_PATH } from "../../src/publish/siteLayout.js";
+import { writeLargerDataset } from "./largerDataset.js";
+
+const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
+const EXAMPLE = new URL("../../data", import.meta.url).pathname;
+const NOW = "2026-11-23T03:00:00Z";
+const NEXT_NIGHT = "2026-11-24T03:00:00Z";
+const SERVICE_DIR = "radiodns/spi/3.1/id/rdns.aareradio.example/news";
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the compiled CLI, through `sh -c` when a resource limit has to be set first. */
+function runCli(args: string[], shellPrefix?: string): Promise<CliRun> {
+  const [command, argv] = shellPrefix
+    ? ["sh", ["-c", `${shellPrefix}; exec "$0" "$@"`, process.execPath, CLI, ...args]]
+    : [process.execPath, [CLI, ...args]];
+  return new Promise((done) => {
+    execFile(command as string, argv as string[], (error, stdout, stderr) => {
+      done({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function readTree(dir: string): Promise<Map<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
+  return new Map(
+    await Promise.all(
+      files.sort().map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const),
+    ),
+  );
+}
+
+/** Last night's output, as the CDN serves it. */
+async function publishedSite(outDir: string, dataDir = EXAMPLE): Promise<Map<string, string>> {
+  const first = await runCli([
+    "build",
+    "--data",
+    dataDir,
+    "--out",
+    outDir,
+    "--now",
+    NOW,
+    "--quiet",
+  ]);
+  expect(first, first.stderr).toMatchObject({ code: 0 });
+  return readTree(outDir);
+}
+
+function tryCommand(command: string, args: string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The previously published files are all still there, byte for byte. */
+async function expectIntact(outDir: string, before: Map<string, string>) {
+  const after = await readTree(outDir);
+  for (const [path, content] of before) expect(after.get(path) === content, path).toBe(true);
+}
+
+describe("a build that cannot write", () => {
+  it("fails on a read-only folder with exit 3, naming the file and the cause, and keeps the published files", async (context) => {
+    const outDir = await mkdtemp(join(tmpdir(), "spi-readonly-"));
+    const before = await publishedSite(outDir);
+    const folder = join(outDir, SERVICE_DIR);
+    // Root ignores permission bits, so as root make the folder immutable instead.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot && !tryCommand("chattr", ["+i", folder]))
+      context.skip("chattr +i is not available here");
+    if (!asRoot) await chmod(folder, 0o555);
+    try {
+      const run = await runCli(["build", "--data", EXAMPLE, "--out", outDir, "--now", NEXT_NIGHT]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(
+        new RegExp(`cannot write ${folder}/20261202_PI\\.xml: .*\\((EPERM|EACCES)\\).*intact`),
+      );
+    } finally {
+      if (asRoot) tryCommand("chattr", ["-i", folder]);
+      else await chmod(folder, 0o755);
+    }
+    await expectIntact(outDir, before);
+    expect((await readdir(folder)).filter((f) => f.startsWith("."))).toEqual([]);
+  });
+
+  it("fails at the file-size limit with exit 3 and keeps the published files", async () => {
+    const outDir = await mkdtemp(join(tmpdir(), "spi-fsize-"));
+    const dataDir = await mkdtemp(join(tmpdir(), "spi-fsize-data-"));
+    await writeLargerDataset(dataDir, { services: 5 });
+    const before = await publishedSite(outDir, dataDir);
+    await writeLargerDataset(dataDir, { services: 5, originator: "Aare Radio Group AG" });
+
+    // A limit of 16 blocks (8 KiB in sh's 512-byte blocks): the lock fits, documents do not.
+    const run = await runCli(
+      ["build", "--data", dataDir, "--out", outDir, "--now", NOW, "--json"],
+      "ulimit -f 16",
+    );
+    expect(run.code).toBe(3);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ ok: false, path: expect.stringMatching(/\.xml$/) });
+    expect(report.error).toMatch(/^cannot write .*: file too large \(EFBIG\)$/);
+    await expectIntact(outDir, before);
+  });
+
+  it("fails when the disk is full with exit 3 and keeps the published files", async (context) => {
+    if (process.getuid?.() !== 0) context.skip("mounting a small file system needs root");
+    const mountPoint = await mkdtemp(join(tmpdir(), "spi-full-"));
+    if (!tryCommand("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mountPoint])) {
+      context.skip("cannot mount a tmpfs here");
+    }
+    try {
+      const outDir = join(mountPoint, "out");
+      const dataDir = await mkdtemp(join(tmpdir(), "spi-full-data-"));
+      await writeLargerDataset(dataDir, { services: 3 });
+      const before = await publishedSite(outDir, dataDir);
+      await writeLargerDataset(dataDir, { services: 3, originator: "Aare Radio Group AG" });
+      // Fill the disk, then free two pages: room for the lock, none for a document.
+      const filler = join(mountPoint, "filler");
+      await writeFile(filler, "");
+      await writeFile(filler, Buffer.alloc(8 * 1024 * 1024), { flag: "a" }).catch(() => undefined);
+      await truncate(filler, (await stat(filler)).size - 8192);
+
+      const run = await runCli(["build", "--data", dataDir, "--out", outDir, "--now", NOW]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(
+        /cannot write .*\.xml: no space left on device \(ENOSPC\).*intact/,
+      );
+      await expectIntact(outDir, before);
+    } finally {
+      tryCommand("umount", [mountPoint]);
+    }
+  });
+});
+
+describe("two builds on one output folder", () => {
+  it("makes the second exit 4 at once, naming the running build and its lock", async () => {
+    const outDir = await mkdtemp(join(tmpdir(), "spi-busy-"));
+    await mkdir(join(outDir, "_spi-static"), { recursive: true });
+    const running = {
+      pid: process.pid,
+      host: hostname(),
+      startedAt: new Date().toISOString(),
+      token: "t",
+    };
+    await writeFile(join(outDir, LOCK_PATH), JSON.stringify(running));
+
+    const run = await runCli(["build", "--data", EXAMPLE, "--out", outDir, "--now", NOW]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(`another build (pid ${process.pid} on ${hostname()}`);
+    expect(run.stderr).toContain(join(outDir, LOCK_PATH));
+    expect((await readTree(outDir)).size).toBe(1);
+  });
+
+  it("lets the second wait with --wait until the first has finished", async () => {
+    const outDir = await mkdtemp(join(tmpdir(), "spi-wait-"));
+    await mkdir(join(outDir, "_spi-static"), { recursive: true });
+    const running = {
+      pid: process.pid,
+      host: hostname(),
+      startedAt: new Date().toISOString(),
+      token: "t",
+    };
+    await writeFile(join(outDir, LOCK_PATH), JSON.stringify(running));
+
+    const second = runCli([
+      "build",
+      "--data",
+      EXAMPLE,
+      "--out",
+      outDir,
+      "--now",
+      NOW,
+      "--wait",
+      "120",
+      "--json",
+    ]);
+    setTimeout(() => rm(join(outDir, LOCK_PATH)), 500);
+    const run = await second;
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, removed: 0, foreign: [] });
+  });
+});
