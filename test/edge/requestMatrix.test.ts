@@ -1,13 +1,23 @@
-import { readFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { Miniflare } from "miniflare";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COMPATIBILITY_DATE, WORKER_PATH } from "../../src/edge/edgeFiles.js";
 import { createEdgeWorker, type EdgeEnv } from "../../src/edge/edgeRules.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
 import { startPreviewServer } from "../../src/serve/previewServer.js";
-import { type BuiltSite, buildTestSite, folderAssets } from "./builtSite.js";
+import {
+  BUILD_NOW,
+  type BuiltSite,
+  buildTestSite,
+  DATA_DIR,
+  folderAssets,
+  VALID_KEYS,
+} from "./builtSite.js";
 import {
   HEADERS_THAT_MATTER,
   MATRIX,
@@ -17,6 +27,9 @@ import {
   SETUPS,
   type SetupName,
 } from "./requestMatrix.js";
+
+const run = promisify(execFile);
+const CLI = resolve("dist/cli/main.js");
 
 type Way = "direct" | "preview" | "workerd";
 const observed: Record<Way, Map<MatrixRow, Observed>> = {
@@ -134,39 +147,26 @@ describe("the request matrix", () => {
   });
 
   it("(c) the generated out/_worker.js inside workerd (Miniflare) answers every row as expected", async () => {
-    await Promise.all(
-      setupNames.map(async (setup) => {
-        const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
-        const bindings: Record<string, string> = { SPI_FIXED_NOW: now };
-        if (apiKeySha256) bindings.API_KEY_SHA256 = apiKeySha256;
-        const mf = new Miniflare({
-          modules: true,
-          scriptPath: join(built.outDir, WORKER_PATH),
-          modulesRoot: built.outDir,
-          compatibilityDate: COMPATIBILITY_DATE,
-          bindings,
-          // Cloudflare's own asset server, with the worker in front of it (run_worker_first).
-          assets: {
-            directory: built.outDir,
-            binding: "ASSETS",
-            routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
-          },
-        });
-        try {
-          for (const row of rowsOf(setup)) {
-            const response = await mf.dispatchFetch(`${row.origin}${row.target}`, {
-              method: row.method,
-              headers: row.headers,
-              redirect: "manual",
-            });
-            observed.workerd.set(row, await observe(response as unknown as Response));
-          }
-        } finally {
-          await mf.dispose();
-        }
-      }),
-    );
+    await runInWorkerd(built.outDir, observed.workerd);
     expect(await mismatches("workerd")).toEqual([]);
+  });
+
+  it("(c′) the worker the compiled CLI writes (tsc's output, what users deploy) answers exactly the same", async () => {
+    const outDir = await mkdtemp(join(tmpdir(), "spi-edge-cli-"));
+    await run(
+      process.execPath,
+      [CLI, "build", "--data", DATA_DIR, "--out", outDir, "--now", BUILD_NOW, "--quiet"],
+      {
+        env: { ...process.env, SPI_API_KEYS: VALID_KEYS.join(",") },
+      },
+    );
+    const fromCli = new Map<MatrixRow, Observed>();
+    await runInWorkerd(outDir, fromCli);
+    const differences = MATRIX.filter(
+      (row) => JSON.stringify(fromCli.get(row)) !== JSON.stringify(observed.workerd.get(row)),
+    ).map((row) => row.name);
+    expect(fromCli.size).toBe(MATRIX.length);
+    expect(differences).toEqual([]);
   });
 
   it("all three give identical status, headers that matter and bodies on every row", () => {
@@ -183,6 +183,42 @@ describe("the request matrix", () => {
     expect(differences).toEqual([]);
   });
 });
+
+/** Every row through `outDir`'s _worker.js in workerd, with Cloudflare's asset server behind it. */
+async function runInWorkerd(outDir: string, into: Map<MatrixRow, Observed>) {
+  await Promise.all(
+    setupNames.map(async (setup) => {
+      const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
+      const bindings: Record<string, string> = { SPI_FIXED_NOW: now };
+      if (apiKeySha256) bindings.API_KEY_SHA256 = apiKeySha256;
+      const mf = new Miniflare({
+        modules: true,
+        scriptPath: join(outDir, WORKER_PATH),
+        modulesRoot: outDir,
+        compatibilityDate: COMPATIBILITY_DATE,
+        bindings,
+        // The worker runs ahead of the assets, as with run_worker_first / Pages advanced mode.
+        assets: {
+          directory: outDir,
+          binding: "ASSETS",
+          routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
+        },
+      });
+      try {
+        for (const row of rowsOf(setup)) {
+          const response = await mf.dispatchFetch(`${row.origin}${row.target}`, {
+            method: row.method,
+            headers: row.headers,
+            redirect: "manual",
+          });
+          into.set(row, await observe(response as unknown as Response));
+        }
+      } finally {
+        await mf.dispose();
+      }
+    }),
+  );
+}
 
 /** Sends the request target byte for byte (no client-side URL normalisation). */
 function sendRaw(port: number, row: MatrixRow): Promise<Observed> {
