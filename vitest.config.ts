@@ -1,7 +1,11 @@
 import { defineConfig } from "vitest/config";
 
 /** The pure stages run again under two more host zones: output must never depend on TZ. */
-const zoneSensitive = ["test/time/**/*.test.ts", "test/schedule/**/*.test.ts", "test/render/**/*.test.ts"];
+const zoneSensitive = [
+  "test/time/**/*.test.ts",
+  "test/schedule/**/*.test.ts",
+  "test/render/**/*.test.ts",
+];
 
 export default defineConfig({
   test: {

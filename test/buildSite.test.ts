@@ -22,7 +22,9 @@ async function listFiles(dir: string): Promise<string[]> {
 
 async function readTree(dir: string): Promise<Map<string, string>> {
   const files = await listFiles(dir);
-  return new Map(await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const)));
+  return new Map(
+    await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const)),
+  );
 }
 
 async function buildInto(now: string): Promise<Map<string, string>> {
@@ -37,7 +39,9 @@ function programmesByCrid(tree: Map<string, string>) {
   for (const [path, xml] of tree) {
     if (!path.endsWith("_PI.xml")) continue;
     const service = path.split("/").at(-2);
-    for (const m of xml.matchAll(/<programme id="([^"]+)"[\s\S]*?<time time="([^"]+)" duration="([^"]+)"/g)) {
+    for (const m of xml.matchAll(
+      /<programme id="([^"]+)"[\s\S]*?<time time="([^"]+)" duration="([^"]+)"/g,
+    )) {
       const [, crid = "", time, duration] = m;
       const seen = byCrid.get(crid) ?? new Set<string>();
       seen.add(`${service} ${time} ${duration}`);
@@ -57,7 +61,9 @@ describe("buildSite on the example data", () => {
     const xmlFiles = [...tree.keys()].filter((f) => f.endsWith(".xml"));
     expect(xmlFiles).toContain("radiodns/spi/3.1/SI.xml");
     expect(xmlFiles).toContain("_keyed/radiodns/spi/3.1/SI.xml");
-    const services = [...tree.get("radiodns/spi/3.1/SI.xml")!.matchAll(/serviceIdentifier="([^"]+)"/g)].map((m) => m[1]);
+    const services = [
+      ...(tree.get("radiodns/spi/3.1/SI.xml") ?? "").matchAll(/serviceIdentifier="([^"]+)"/g),
+    ].map((m) => m[1]);
     expect(services.length).toBeGreaterThanOrEqual(5);
     for (const service of services) {
       const days = xmlFiles
@@ -70,7 +76,9 @@ describe("buildSite on the example data", () => {
   });
 
   it("writes only documents that validate against spi_31.xsd", async () => {
-    const documents = [...tree].filter(([f]) => f.endsWith(".xml")).map(([name, xml]) => ({ name, xml }));
+    const documents = [...tree]
+      .filter(([f]) => f.endsWith(".xml"))
+      .map(([name, xml]) => ({ name, xml }));
     expect(await validateSpiDocuments(documents)).toEqual([]);
   });
 
@@ -101,9 +109,13 @@ describe("the CLI's output", () => {
     const trees = await Promise.all(
       ["UTC", "America/Los_Angeles", "Asia/Kolkata"].map(async (zone) => {
         const outDir = await mkdtemp(join(tmpdir(), "spi-tz-"));
-        await run(process.execPath, [cli, "build", "--data", dataDir, "--out", outDir, "--now", now, "--quiet"], {
-          env: { ...process.env, TZ: zone },
-        });
+        await run(
+          process.execPath,
+          [cli, "build", "--data", dataDir, "--out", outDir, "--now", now, "--quiet"],
+          {
+            env: { ...process.env, TZ: zone },
+          },
+        );
         return readTree(outDir);
       }),
     );

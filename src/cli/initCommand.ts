@@ -47,11 +47,9 @@ async function templateFiles(): Promise<{ path: string; text: string }[]> {
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name));
   return Promise.all(
-    files
-      .sort()
-      .map(async (file) => ({
-        path: relative(TEMPLATE_DIR, file),
-        text: await readFile(file, "utf8"),
-      })),
+    files.sort().map(async (file) => ({
+      path: relative(TEMPLATE_DIR, file),
+      text: await readFile(file, "utf8"),
+    })),
   );
 }
