@@ -6,6 +6,7 @@ import { registerInitCommand } from "./initCommand.js";
 import { registerSchemaCommand } from "./schemaCommand.js";
 import { registerServeCommand } from "./serveCommand.js";
 import { registerValidateCommand } from "./validateCommand.js";
+import { registerVerifyCommand } from "./verifyCommand.js";
 
 const program = new Command("spi-static")
   .description(
@@ -19,8 +20,11 @@ const program = new Command("spi-static")
 Examples:
   $ spi-static build                                   build ./data into ./out
   $ spi-static build --now 2026-11-23T04:00:00Z --json reproducible, summary as JSON
+  $ spi-static verify https://spi.example.org --key "$KEY"  check a deployment like a client
 
-Exit codes: 0 ok, 1 invalid input (nothing written), 2 usage error, 3 other failure.`,
+Exit codes: 0 ok, 1 invalid input (nothing written), 2 usage error, 3 other failure
+(e.g. the output folder cannot be written, or a verify check failed), 4 another build is
+writing the same output folder.`,
   );
 
 registerBuildCommand(program);
@@ -28,6 +32,7 @@ registerValidateCommand(program);
 registerSchemaCommand(program);
 registerInitCommand(program);
 registerServeCommand(program);
+registerVerifyCommand(program);
 
 try {
   await program.parseAsync();

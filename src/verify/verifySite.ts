@@ -1,0 +1,286 @@
+import { randomBytes } from "node:crypto";
+import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../publish/siteLayout.js";
+import { addDays, compactDate, type PlainDate } from "../time/plainDate.js";
+import { type SpiDocument, validateSpiDocuments } from "../xsd/validateSpiDocuments.js";
+import { fetchExactly, type RawResponse } from "./fetchExactly.js";
+
+export interface VerifyOptions {
+  /** The site root, e.g. https://spi.example.org or http://127.0.0.1:8080. */
+  baseUrl: string;
+  /** A valid API key; without it the checks that need one are skipped. */
+  key?: string | undefined;
+  /** The clock the site is expected to agree with (UTC ms). */
+  now: number;
+  timeoutMs?: number;
+}
+
+export interface VerifyCheck {
+  name: string;
+  ok: boolean;
+  /** Not run: it needs a key. Counts as passed. */
+  skipped?: true;
+  detail: string;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  checks: VerifyCheck[];
+}
+
+/** The command line asks for something unsafe, e.g. a key over plain http to another host. */
+export class VerifyUsageError extends Error {}
+
+/** PI requests in flight at once: enough for a thousand services, gentle on a small origin. */
+const PARALLEL_REQUESTS = 8;
+/**
+ * The site's "today" is the date in the provider's zone, which verify does not know; it is
+ * within a day of the UTC date. So today (UTC) is inside the ±7 window and ±10 is outside.
+ */
+const OUTSIDE_WINDOW_DAYS = 10;
+
+/** An IP stream bearer: what only the keyed SI may contain. */
+const STREAM_BEARER = /<bearer\b[^>]*\bid="https?:/;
+
+interface Service {
+  host: string;
+  id: string;
+}
+
+type Auth = "none" | "key" | "invalid key";
+
+/**
+ * Checks a deployed site (or the local preview) the way a client sees it: SI open and keyed, a
+ * PI per service for today, the 401/403/404/400 answers, that the keyed SI cannot be reached
+ * without the key by any path spelling, and the schema validity of every document fetched.
+ */
+export async function verifySite(options: VerifyOptions): Promise<VerifyReport> {
+  const base = new URL(options.baseUrl);
+  if (base.protocol !== "http:" && base.protocol !== "https:") {
+    throw new VerifyUsageError(`${options.baseUrl} is not an http(s) URL`);
+  }
+  if (options.key && base.protocol === "http:" && !isLoopback(base.hostname)) {
+    throw new VerifyUsageError(
+      `refusing to send the API key in clear text to ${base.host}: use https:// (plain http is for a local preview)`,
+    );
+  }
+  const prefix = base.pathname.replace(/\/+$/, "");
+  const invalidKey = `spi-static-verify-${randomBytes(8).toString("hex")}`;
+  const checks: VerifyCheck[] = [];
+  const fetched: SpiDocument[] = [];
+
+  async function get(path: string, auth: Auth): Promise<RawResponse> {
+    const key = auth === "key" ? options.key : auth === "invalid key" ? invalidKey : undefined;
+    const headers: Record<string, string> = key ? { Authorization: `ClientIdentifier ${key}` } : {};
+    return fetchExactly(base, `${prefix}${path}`, headers, options.timeoutMs ?? 15_000);
+  }
+
+  /**
+   * One request, one check: the expected status, an XML content type, and whatever `inspect`
+   * finds wrong (it returns problems). A 200 document joins the schema check.
+   */
+  async function probe(
+    name: string,
+    path: string,
+    auth: Auth,
+    status: number,
+    inspect: (response: RawResponse) => string[] = () => [],
+  ): Promise<RawResponse | undefined> {
+    let response: RawResponse;
+    try {
+      response = await get(path, auth);
+    } catch (error) {
+      checks.push({ name, ok: false, detail: `GET ${path}: ${(error as Error).message}` });
+      return undefined;
+    }
+    const problems: string[] = [];
+    if (response.status !== status) problems.push(`status ${response.status}, expected ${status}`);
+    const type = String(response.headers["content-type"] ?? "");
+    if (!/^application\/xml\b/.test(type))
+      problems.push(`Content-Type "${type}", expected application/xml`);
+    if (response.status === status) problems.push(...inspect(response));
+    if (response.status === 200) fetched.push({ name: `${name} (${path})`, xml: response.body });
+    checks.push({
+      name,
+      ok: problems.length === 0,
+      detail:
+        problems.length === 0 ? `${status} from ${path}` : `${problems.join("; ")} — GET ${path}`,
+    });
+    return response;
+  }
+
+  /** Adds what a passed check saw to its line, e.g. how many services. */
+  function note(text: string) {
+    const last = checks.at(-1);
+    if (last?.ok) last.detail += `, ${text}`;
+  }
+
+  const siPath = `/${OPEN_SI_PATH}`;
+  const openSi = await probe("SI without a key", siPath, "none", 200, (r) =>
+    STREAM_BEARER.test(r.body) ? ["the open SI contains stream URLs"] : [],
+  );
+  const services = openSi?.status === 200 ? servicesOf(openSi.body) : [];
+  note(`${services.length} services, no stream URLs`);
+  if (openSi?.status === 200 && services.length === 0) {
+    checks.push({
+      name: "services listed in SI",
+      ok: false,
+      detail: "the open SI names no service",
+    });
+  }
+  await probe("SI with an invalid key", siPath, "invalid key", 403);
+
+  let keyedSi: RawResponse | undefined;
+  if (options.key) {
+    keyedSi = await probe("SI with the key", siPath, "key", 200, (r) => [
+      ...privateAnswer(r),
+      ...(openSi?.status === 200 && servicesOf(r.body).length < services.length
+        ? ["the keyed SI lists fewer services than the open one"]
+        : []),
+    ]);
+    note(`${keyedSi?.body.match(new RegExp(STREAM_BEARER, "g"))?.length ?? 0} stream URLs`);
+  } else {
+    checks.push(skipped("SI with the key"));
+  }
+  checks.push(await keyedSiUnreachable(get, keyedSi?.status === 200 ? keyedSi.body : undefined));
+
+  const today = utcDate(options.now);
+  const piPath = (service: Service, date: string) =>
+    `/${SPI_BASE}/id/${service.host}/${service.id}/${date}_PI.xml`;
+  const [first] = services;
+  if (first) {
+    await probe(`PI without a key (${first.id})`, piPath(first, today), "none", 401, (r) =>
+      /^ClientIdentifier\b/.test(String(r.headers["www-authenticate"] ?? ""))
+        ? []
+        : ["no WWW-Authenticate: ClientIdentifier header"],
+    );
+    await probe(`PI with an invalid key (${first.id})`, piPath(first, today), "invalid key", 403);
+  }
+  if (options.key && first) {
+    await inParallel(services, (service) =>
+      probe(`PI for ${service.id}, today (${today})`, piPath(service, today), "key", 200, (r) => [
+        ...privateAnswer(r),
+        ...(/<epg\b/.test(r.body) ? [] : ["not a PI document (no <epg>)"]),
+      ]),
+    );
+    const unknown = { ...first, id: `zz${randomBytes(5).toString("hex")}` };
+    await probe("PI of an unknown service", piPath(unknown, today), "key", 404);
+    const before = utcDate(options.now, -OUTSIDE_WINDOW_DAYS);
+    const after = utcDate(options.now, OUTSIDE_WINDOW_DAYS);
+    await probe(`PI ${OUTSIDE_WINDOW_DAYS} days ago`, piPath(first, before), "key", 404);
+    await probe(`PI in ${OUTSIDE_WINDOW_DAYS} days`, piPath(first, after), "key", 404);
+    await probe("PI with a 7-digit date", piPath(first, today.slice(0, 7)), "key", 400);
+    await probe("PI of 13/32", piPath(first, `${today.slice(0, 4)}1332`), "key", 400);
+    await probe("PI with a query string", `${piPath(first, today)}?day=1`, "key", 400);
+  } else {
+    checks.push(skipped("PI per service for today, 404 and 400 answers"));
+  }
+
+  const violations = await validateSpiDocuments(fetched);
+  checks.push({
+    name: "schema validity (spi_31.xsd)",
+    ok: violations.length === 0,
+    detail:
+      violations.length === 0
+        ? `all ${fetched.length} documents fetched are valid`
+        : violations
+            .slice(0, 5)
+            .map((v) => `${v.document}:${v.line ?? "?"} ${v.message}`)
+            .join("; "),
+  });
+  return { ok: checks.every((check) => check.ok), checks };
+}
+
+/**
+ * Every spelling of the keyed SI's path a server might normalise to the file: encoded
+ * underscores and dots, traversal from the public tree, doubled and back slashes, case.
+ */
+function keyedSiPathVariants(): string[] {
+  const keyed = `/${KEYED_SI_PATH}`;
+  const rest = keyed.slice("/_keyed".length);
+  return [
+    keyed,
+    `/%5Fkeyed${rest}`,
+    `/%5fkeyed${rest}`,
+    `/_KEYED${rest}`,
+    `/_keyed${rest.replace("SI.xml", "si.xml")}`,
+    `/${SPI_BASE}/../../..${keyed}`,
+    `/${SPI_BASE}/%2e%2e/%2e%2e/%2e%2e${keyed}`,
+    `/${SPI_BASE}/..%2f..%2f..%2f${keyed.slice(1).replaceAll("/", "%2f")}`,
+    `/${SPI_BASE}\\..\\..\\..${keyed.replaceAll("/", "\\")}`,
+    `/${keyed}`,
+    `${keyed}?`,
+    `${keyed}%00`,
+  ];
+}
+
+async function keyedSiUnreachable(
+  get: (path: string, auth: Auth) => Promise<RawResponse>,
+  keyedBody: string | undefined,
+): Promise<VerifyCheck> {
+  const name = "keyed SI unreachable without the key";
+  const leaks: string[] = [];
+  const statuses = new Map<number, number>();
+  for (const path of keyedSiPathVariants()) {
+    try {
+      const response = await get(path, "none");
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      const leaked =
+        response.status === 200 &&
+        (STREAM_BEARER.test(response.body) ||
+          (keyedBody !== undefined && response.body === keyedBody));
+      if (leaked) leaks.push(path);
+    } catch (error) {
+      return { name, ok: false, detail: `GET ${path}: ${(error as Error).message}` };
+    }
+  }
+  const answered = [...statuses].map(([status, count]) => `${count}× ${status}`).join(", ");
+  return leaks.length === 0
+    ? {
+        name,
+        ok: true,
+        detail: `${keyedSiPathVariants().length} path spellings tried: ${answered}`,
+      }
+    : { name, ok: false, detail: `served with stream URLs at ${leaks.join(" ")}` };
+}
+
+/** Keyed answers must never sit in a shared cache, and caches must key them on Authorization. */
+function privateAnswer(response: RawResponse): string[] {
+  const problems: string[] = [];
+  const cacheControl = String(response.headers["cache-control"] ?? "");
+  if (!/\b(private|no-store)\b/.test(cacheControl)) {
+    problems.push(`Cache-Control "${cacheControl}" lets a shared cache keep a keyed answer`);
+  }
+  return problems;
+}
+
+/** The services an SI document announces, from its radiodns elements (fqdn + serviceIdentifier). */
+function servicesOf(xml: string): Service[] {
+  const services: Service[] = [];
+  for (const [element] of xml.matchAll(/<radiodns\b[^>]*>/g)) {
+    const host = /\bfqdn="([^"]+)"/.exec(element)?.[1];
+    const id = /\bserviceIdentifier="([^"]+)"/.exec(element)?.[1];
+    if (host && id) services.push({ host, id });
+  }
+  return services;
+}
+
+function skipped(name: string): VerifyCheck {
+  return { name, ok: true, skipped: true, detail: "needs --key" };
+}
+
+function utcDate(now: number, offsetDays = 0): string {
+  const date: PlainDate = new Date(now).toISOString().slice(0, 10);
+  return compactDate(addDays(date, offsetDays));
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_REQUESTS, items.length) }, worker));
+}

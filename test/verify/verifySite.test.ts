@@ -1,0 +1,167 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import serveHandler from "serve-handler";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSite } from "../../src/buildSite.js";
+import { programmeInformationPath } from "../../src/publish/siteLayout.js";
+import { type PreviewServer, startPreviewServer } from "../../src/serve/previewServer.js";
+import { type VerifyReport, VerifyUsageError, verifySite } from "../../src/verify/verifySite.js";
+
+const DATA_DIR = new URL("../../data", import.meta.url).pathname;
+const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
+const NOW = Date.parse("2026-11-23T08:00:00Z");
+const KEY = "verify-test-key-0001";
+
+let outDir: string;
+const servers: { close(): Promise<void> }[] = [];
+
+async function preview(options: { now?: number; outDir?: string } = {}): Promise<PreviewServer> {
+  const server = await startPreviewServer({
+    outDir: options.outDir ?? outDir,
+    port: 0,
+    host: "127.0.0.1",
+    now: options.now ?? NOW,
+  });
+  servers.push(server);
+  return server;
+}
+
+/** What the README warns against: a plain static server, which knows nothing of keys. */
+async function plainStaticServer(): Promise<string> {
+  const server: Server = createServer((req, res) => serveHandler(req, res, { public: outDir }));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  servers.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const failed = (report: VerifyReport) => report.checks.filter((c) => !c.ok).map((c) => c.name);
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), "spi-verify-"));
+  await buildSite({ dataDir: DATA_DIR, outDir, now: NOW, keys: { keysList: KEY } });
+});
+
+afterAll(async () => {
+  for (const server of servers) await server.close();
+});
+
+describe("verify against the preview server", () => {
+  it("passes every check with a valid key", async () => {
+    const { origin } = await preview();
+    const report = await verifySite({ baseUrl: origin, key: KEY, now: NOW });
+    expect(failed(report)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.checks.filter((c) => c.skipped)).toEqual([]);
+    const names = report.checks.map((c) => c.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "SI without a key",
+        "SI with an invalid key",
+        "SI with the key",
+        "keyed SI unreachable without the key",
+        "PI without a key (bern)",
+        "PI with an invalid key (bern)",
+        "PI for news, today (20261123)",
+        "PI of an unknown service",
+        "PI 10 days ago",
+        "PI in 10 days",
+        "PI with a 7-digit date",
+        "PI of 13/32",
+        "PI with a query string",
+        "schema validity (spi_31.xsd)",
+      ]),
+    );
+    expect(names.filter((n) => n.startsWith("PI for "))).toHaveLength(5);
+    expect(report.checks.at(-1)?.detail).toBe("all 7 documents fetched are valid");
+  });
+
+  it("passes without a key, skipping what needs one", async () => {
+    const { origin } = await preview();
+    const report = await verifySite({ baseUrl: origin, now: NOW });
+    expect(report.ok).toBe(true);
+    expect(report.checks.filter((c) => c.skipped).map((c) => c.name)).toEqual([
+      "SI with the key",
+      "PI per service for today, 404 and 400 answers",
+    ]);
+  });
+
+  it("fails with a key the site does not accept", async () => {
+    const { origin } = await preview();
+    const report = await verifySite({ baseUrl: origin, key: "not-the-key", now: NOW });
+    expect(report.ok).toBe(false);
+    expect(failed(report)).toContain("SI with the key");
+    expect(failed(report)).toContain("PI for news, today (20261123)");
+  });
+
+  it("fails when the site's clock disagrees, so today's PI is outside its window", async () => {
+    const { origin } = await preview({ now: NOW + 30 * 86_400_000 });
+    const report = await verifySite({ baseUrl: origin, key: KEY, now: NOW });
+    expect(failed(report)).toContain("PI for pop, today (20261123)");
+  });
+
+  it("fails when a published document is not schema-valid", async () => {
+    const brokenOut = await mkdtemp(join(tmpdir(), "spi-verify-broken-"));
+    await buildSite({ dataDir: DATA_DIR, outDir: brokenOut, now: NOW, keys: { keysList: KEY } });
+    const path = programmeInformationPath("rdns.aareradio.example", "klassik", "2026-11-23");
+    await writeFile(join(brokenOut, path), "<epg><schedule/></epg>\n");
+    const { origin } = await preview({ outDir: brokenOut });
+    const report = await verifySite({ baseUrl: origin, key: KEY, now: NOW });
+    expect(failed(report)).toEqual(["schema validity (spi_31.xsd)"]);
+    expect(report.checks.at(-1)?.detail).toContain("PI for klassik");
+  });
+});
+
+describe("verify against a plain static server", () => {
+  it("finds the keyed SI exposed and the key checks missing", async () => {
+    const report = await verifySite({ baseUrl: await plainStaticServer(), key: KEY, now: NOW });
+    expect(report.ok).toBe(false);
+    expect(failed(report)).toEqual(
+      expect.arrayContaining([
+        "SI with an invalid key",
+        "SI with the key",
+        "keyed SI unreachable without the key",
+        "PI without a key (bern)",
+        "PI of an unknown service",
+      ]),
+    );
+    const leak = report.checks.find((c) => c.name === "keyed SI unreachable without the key");
+    expect(leak?.detail).toContain("/_keyed/radiodns/spi/3.1/SI.xml");
+  });
+});
+
+describe("verify's own rules", () => {
+  it("refuses to send a key in clear text to another host", async () => {
+    await expect(
+      verifySite({ baseUrl: "http://spi.example.org", key: KEY, now: NOW }),
+    ).rejects.toThrow(VerifyUsageError);
+  });
+
+  it("reports an unreachable site as failed checks", async () => {
+    const report = await verifySite({ baseUrl: "http://127.0.0.1:9", now: NOW, timeoutMs: 2000 });
+    expect(report.ok).toBe(false);
+    expect(report.checks[0]?.detail).toMatch(/ECONNREFUSED/);
+  });
+
+  it("exits 0 when every check passes and 3 when one fails, as the last step of a nightly job", async () => {
+    const { origin } = await preview();
+    const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      new Promise<{ code: number; stdout: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [CLI, "verify", origin, ...args],
+          { env: { ...process.env, ...env } },
+          (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }),
+        );
+      });
+    const ok = await run(["--now", "2026-11-23T08:00:00Z", "--json"], { SPI_VERIFY_KEY: KEY });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, baseUrl: origin });
+    const bad = await run(["--now", "2026-11-23T08:00:00Z", "--key", "wrong"]);
+    expect(bad.code).toBe(3);
+    expect(bad.stdout).toMatch(/^✗ SI with the key: status 403, expected 200/m);
+  });
+});
