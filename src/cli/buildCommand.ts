@@ -41,6 +41,10 @@ export function registerBuildCommand(program: Command) {
     .option("--quiet", "print nothing on success")
     .option("--json", "print the summary as one line of JSON")
     .option(
+      "--keep-going",
+      "publish the services without errors and list the broken ones (exit code 1) instead of writing nothing",
+    )
+    .option(
       "--keys-file <path>",
       "API keys for the edge rules, one per line (default: $SPI_API_KEYS, else the data folder's demo key)",
     )
@@ -59,6 +63,7 @@ export function registerBuildCommand(program: Command) {
         json?: boolean;
         wait: number;
         keysFile?: string;
+        keepGoing?: boolean;
       }) => {
         const progress = options.quiet || options.json ? undefined : progressLine();
         try {
@@ -68,11 +73,24 @@ export function registerBuildCommand(program: Command) {
             now: options.now ?? Date.now(),
             keys: { keysFile: options.keysFile, keysList: process.env.SPI_API_KEYS },
             publish: { lock: { waitMs: options.wait * 1000 }, onProgress: progress?.update },
+            keepGoing: options.keepGoing,
           });
           progress?.clear();
+          const broken = summary.brokenServices;
+          if (broken.length > 0) process.exitCode = EXIT.invalidInput;
           if (options.json) {
-            console.log(JSON.stringify({ ok: true, ...summary }));
-          } else if (!options.quiet) {
+            console.log(JSON.stringify({ ok: broken.length === 0, ...summary }));
+          } else {
+            if (!options.quiet || broken.length > 0) {
+              for (const problem of summary.problems) console.error(formatProblem(problem));
+            }
+            if (broken.length > 0) {
+              console.error(
+                `spi-static: left out ${broken.length} service(s) with errors: ${broken.join(", ")}; the others were published`,
+              );
+            }
+          }
+          if (!options.json && !options.quiet) {
             console.log(
               `spi-static: ${summary.rendered} documents rendered for ${summary.services} services around ${summary.today}, ` +
                 `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed in ${(summary.milliseconds / 1000).toFixed(2)} s → ${options.out}`,

@@ -1,7 +1,7 @@
 /** Exit codes, as documented in the README. */
 export const EXIT = {
   ok: 0,
-  /** The input (data/) has errors: nothing was written. */
+  /** The input (data/) has errors: nothing was written (with --keep-going: the valid services were). */
   invalidInput: 1,
   /** The command line itself is wrong. */
   usage: 2,

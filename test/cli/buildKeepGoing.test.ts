@@ -1,0 +1,59 @@
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./runCli.js";
+
+/** Two services, `one` fine and `two` with overlapping slots. */
+const root = await mkdtemp(join(tmpdir(), "spi-static-keep-going-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+beforeAll(async () => {
+  await cp("test/fixtures/minimal", join(root, "data"), { recursive: true });
+  const one = await readFile("test/fixtures/minimal/services/one.yaml", "utf8");
+  await writeFile(join(root, "data/services/two.yaml"), one.replace("id: one", "id: two"));
+  await cp(
+    "test/fixtures/broken/schedules/overlapping-slots.yaml",
+    join(root, "data/schedules/two.yaml"),
+  );
+});
+
+const NOW = "2026-11-23T08:00:00Z";
+const OVERLAP =
+  "data/schedules/two.yaml:11:9 grid[0].slots[1]: overlaps data/schedules/two.yaml:10:9 grid[0].slots[0] (on 2026-11-13)";
+
+describe("spi-static build with a broken service", () => {
+  it("writes nothing at all without --keep-going", async () => {
+    const result = await runCli(["build", "--now", NOW, "--out", "refused"], root);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`${OVERLAP}\nspi-static: 1 error(s) in data; nothing was written\n`);
+    await expect(readdir(join(root, "refused"))).rejects.toThrow();
+  });
+
+  it("publishes the valid services and lists the broken ones with --keep-going", async () => {
+    const result = await runCli(
+      ["build", "--now", NOW, "--out", "kept", "--keep-going", "--quiet"],
+      root,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `${OVERLAP}\nspi-static: left out 1 service(s) with errors: two; the others were published\n`,
+    );
+    const services = await readdir(join(root, "kept/radiodns/spi/3.1/id/rdns.test.example"));
+    expect(services).toEqual(["one"]);
+    const si = await readFile(join(root, "kept/radiodns/spi/3.1/SI.xml"), "utf8");
+    expect(si).toContain(`serviceIdentifier="one"`);
+    expect(si).not.toContain(`serviceIdentifier="two"`);
+  });
+
+  it("says so in the JSON summary", async () => {
+    const result = await runCli(
+      ["build", "--now", NOW, "--out", "json", "--keep-going", "--json"],
+      root,
+    );
+    const summary = JSON.parse(result.stdout);
+    expect(summary.ok).toBe(false);
+    expect(summary.brokenServices).toEqual(["two"]);
+    expect(summary.problems).toHaveLength(1);
+  });
+});

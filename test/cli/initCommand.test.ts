@@ -1,0 +1,62 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./runCli.js";
+
+const root = await mkdtemp(join(tmpdir(), "spi-static-init-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const SCAFFOLD = [
+  "data/provider.yaml",
+  "data/schedules/main.yaml",
+  "data/services/main.yaml",
+  "schema/provider.schema.json",
+  "schema/schedule.schema.json",
+  "schema/service.schema.json",
+];
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      join(entry.parentPath, entry.name)
+        .slice(dir.length + 1)
+        .replaceAll("\\", "/"),
+    )
+    .sort();
+}
+
+describe("spi-static init", () => {
+  it("scaffolds a project that validates without a warning and builds", async () => {
+    const created = await runCli(["init", "station"], root);
+    expect(created.code).toBe(0);
+    const project = join(root, "station");
+    expect(await filesUnder(project)).toEqual(SCAFFOLD);
+
+    const validated = await runCli(["validate", "--now", "2026-11-23T08:00:00Z"], project);
+    expect(validated.stdout).toBe(
+      "spi-static: data is valid, 0 warnings, 1 service ready to build\n",
+    );
+    expect(validated.code).toBe(0);
+
+    const built = await runCli(["build", "--now", "2026-11-23T08:00:00Z", "--quiet"], project);
+    expect(built.code).toBe(0);
+    const pi = await readdir(join(project, "out/radiodns/spi/3.1/id/rdns.myradio.example/main"));
+    expect(pi).toHaveLength(17); // today ± 8
+  });
+
+  it("refuses to overwrite anything, and then writes nothing at all", async () => {
+    const project = join(root, "occupied");
+    await runCli(["init", project], root);
+    await writeFile(join(project, "data/provider.yaml"), "# mine\n");
+    await rm(join(project, "schema"), { recursive: true });
+
+    const again = await runCli(["init", project], root);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`${join(project, "data/provider.yaml")} already exists`);
+    expect(await readFile(join(project, "data/provider.yaml"), "utf8")).toBe("# mine\n");
+    expect(await filesUnder(project)).toEqual(SCAFFOLD.filter((f) => f.startsWith("data/")));
+  });
+});

@@ -1,0 +1,20 @@
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+
+const CLI = resolve("dist/cli/main.js");
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the compiled CLI (test/globalSetup.ts builds dist/) in `cwd`; never throws on exit codes. */
+export function runCli(args: string[], cwd: string): Promise<CliResult> {
+  return new Promise((done, fail) => {
+    execFile(process.execPath, [CLI, ...args], { cwd }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== "number") fail(error);
+      else done({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
