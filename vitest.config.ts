@@ -15,7 +15,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "all", include: ["test/**/*.test.ts"] } },
       ...["Asia/Kolkata", "America/Los_Angeles"].map((zone) => ({
-        extends: true,
+        extends: true as const,
         test: { name: `TZ=${zone}`, include: zoneSensitive, env: { TZ: zone } },
       })),
     ],
