@@ -97,7 +97,8 @@ export function registerBuildCommand(program: Command) {
             );
             if (summary.foreign.length > 0) {
               console.log(
-                `spi-static: left alone, not written by spi-static: ${summary.foreign.join(", ")}`,
+                `spi-static: ${summary.foreign.length} file(s) in ${options.out} not written by spi-static, left alone: ` +
+                  `${summary.foreign.slice(0, 10).join(", ")}${summary.foreign.length > 10 ? ", …" : ""}`,
               );
             }
             if (summary.keys.demo) {

@@ -35,7 +35,15 @@ export async function readOwnedPaths(outDir: string): Promise<Set<string>> {
   const owned = new Set<string>();
   const manifest = await readOptional(join(outDir, MANIFEST_PATH));
   if (manifest !== undefined) {
-    const parsed = JSON.parse(manifest) as Partial<ManifestFile>;
+    let parsed: Partial<ManifestFile>;
+    try {
+      parsed = JSON.parse(manifest) as Partial<ManifestFile>;
+    } catch {
+      // Written atomically by every build, so only a hand edit can break it.
+      throw new Error(
+        "it is not valid JSON; delete it to start over (files of earlier builds then count as foreign)",
+      );
+    }
     for (const path of parsed.files ?? []) if (isSitePath(path)) owned.add(path);
   }
   const journal = await readOptional(join(outDir, JOURNAL_PATH));

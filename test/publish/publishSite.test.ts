@@ -168,6 +168,14 @@ describe("publishSite", () => {
     expect(await readFile(victim, "utf8")).toBe("keep me\n");
   });
 
+  it("refuses to guess ownership from a manifest that is not JSON", async () => {
+    await publishSite(outDir, [si()]);
+    await writeFile(join(outDir, MANIFEST_PATH), "{ hand-edited");
+    await expect(publishSite(outDir, [si()])).rejects.toThrow(
+      `cannot read ${join(outDir, MANIFEST_PATH)}: it is not valid JSON; delete it to start over`,
+    );
+  });
+
   it("fails with the path and the cause when a file stands where a folder must go, keeping what was published", async () => {
     await publishSite(outDir, [pi("news", "20261123"), si()]);
     await writeFile(join(outDir, "radiodns/spi/3.1/id/rdns.example/pop"), "in the way\n");
