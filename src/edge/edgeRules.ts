@@ -129,31 +129,35 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     return valid;
   }
 
+  /** An unparsable SPI_FIXED_NOW is ignored: a typo in a test setting must not stop the API. */
   function clock(env: EdgeEnv): number {
     const fixed = env.SPI_FIXED_NOW ? Date.parse(env.SPI_FIXED_NOW) : Number.NaN;
     return Number.isNaN(fixed) ? Date.now() : fixed;
   }
 
-  /** Days since 1970-01-01 of a proleptic Gregorian date, or undefined when it is not one. */
-  function dayNumber(year: number, month: number, day: number): number | undefined {
-    const date = new Date(0);
-    date.setUTCFullYear(year, month - 1, day);
-    const valid =
-      date.getUTCFullYear() === year &&
-      date.getUTCMonth() === month - 1 &&
-      date.getUTCDate() === day;
-    return valid ? Math.round(date.getTime() / DAY_MS) : undefined;
+  /** Days since 1970-01-01 of a proleptic Gregorian date (setUTCFullYear: years < 100 too). */
+  function epochDay(year: number, month: number, day: number): number {
+    return Math.round(new Date(0).setUTCFullYear(year, month - 1, day) / DAY_MS);
   }
 
   function todayInProviderZone(now: number): number {
     const parts = localDate.formatToParts(new Date(now));
     const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    return dayNumber(part("year"), part("month"), part("day")) ?? Math.floor(now / DAY_MS);
+    return epochDay(part("year"), part("month"), part("day"));
   }
 
+  /** The requested day, or undefined unless `date` is yyyyMMdd and a calendar date. */
   function requestedDay(date: string): number | undefined {
     if (!/^\d{8}$/.test(date)) return undefined;
-    return dayNumber(Number(date.slice(0, 4)), Number(date.slice(4, 6)), Number(date.slice(6, 8)));
+    const [year, month, day] = [date.slice(0, 4), date.slice(4, 6), date.slice(6, 8)].map(
+      Number,
+    ) as [number, number, number];
+    const check = new Date(epochDay(year, month, day) * DAY_MS);
+    const valid =
+      check.getUTCFullYear() === year &&
+      check.getUTCMonth() === month - 1 &&
+      check.getUTCDate() === day;
+    return valid ? epochDay(year, month, day) : undefined;
   }
 
   function escapeXml(text: string): string {
