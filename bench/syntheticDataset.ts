@@ -1,0 +1,153 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { stringify } from "yaml";
+
+/**
+ * A broadcaster of any size, shaped like the example data but denser: every service has a full
+ * 24-hour grid of half-hour slots (48 programmes a day), and every show has names, both
+ * descriptions, images at 3 sizes, a website, a genre and a group. Deterministic, so two runs
+ * of the benchmark build the same bytes.
+ */
+export const SYNTHETIC_HOST = "rdns.bench.example";
+
+const AUTHORITY = "bench.example";
+const SHOWS_PER_SERVICE = 16;
+const SLOTS_PER_DAY = 48;
+const IMAGE_SIZES = ["320x240", "600x600", "1400x1400"];
+/** Most services follow the provider's zone; some have their own, as an aggregator's would. */
+const ZONES = [
+  "Europe/Zurich",
+  "Europe/Zurich",
+  "Europe/Zurich",
+  "Europe/London",
+  "America/New_York",
+];
+
+const LOREM =
+  "Music, conversation and the stories of the day, presented live from the studio with news " +
+  "on the hour, traffic and weather every twenty minutes, and the listeners' requests";
+
+export function syntheticServiceId(index: number): string {
+  return `s${String(index).padStart(4, "0")}`;
+}
+
+/** Writes provider.yaml, services/*.yaml and schedules/*.yaml for `services` services into `dataDir`. */
+export async function writeSyntheticDataset(dataDir: string, services: number): Promise<void> {
+  await mkdir(join(dataDir, "services"), { recursive: true });
+  await mkdir(join(dataDir, "schedules"), { recursive: true });
+  await writeFile(join(dataDir, "provider.yaml"), stringify(provider()));
+  for (let i = 0; i < services; i++) {
+    const id = syntheticServiceId(i);
+    await writeFile(join(dataDir, "services", `${id}.yaml`), stringify(service(i)));
+    await writeFile(join(dataDir, "schedules", `${id}.yaml`), stringify(schedule(id)));
+  }
+}
+
+/**
+ * A scheduler's edit to one service: a show used every day gets a new long name, so each of the
+ * service's PI documents changes and no other document does.
+ */
+export async function renameOneShow(dataDir: string, serviceIndex: number): Promise<void> {
+  const file = join(dataDir, "schedules", `${syntheticServiceId(serviceIndex)}.yaml`);
+  const text = await readFile(file, "utf8");
+  const renamed = text.replace("long: Show 0 of", "long: Renamed Show 0 of");
+  if (renamed === text) throw new Error(`${file} has no show 0 to rename`);
+  await writeFile(file, renamed);
+}
+
+function provider() {
+  return {
+    name: { short: "Bench", medium: "Bench Radio", long: "Bench Radio Aggregator" },
+    description: { short: "A synthetic broadcaster for the spi-static benchmark." },
+    originator: "Bench Radio Aggregator",
+    language: "en",
+    timeZone: "Europe/Zurich",
+    radiodnsHost: SYNTHETIC_HOST,
+    cridAuthority: AUTHORITY,
+    piMarginHours: 6,
+    logos: ["32x32", "112x32", "128x128", "320x240", "600x600"].map((size) => ({
+      url: `https://img.bench.example/logos/provider/${size}.png`,
+      size,
+    })),
+    links: [{ uri: "https://www.bench.example/", mimeValue: "text/html", description: "Website" }],
+    keywords: ["radio", "benchmark"],
+  };
+}
+
+function service(index: number) {
+  const id = syntheticServiceId(index);
+  const hex = (index + 0x100).toString(16);
+  const zone = ZONES[index % ZONES.length] as string;
+  return {
+    id,
+    name: { short: `B${index}`, medium: `Bench ${index}`, long: `Bench Radio ${index}` },
+    description: {
+      short: `Bench Radio ${index}: ${LOREM.slice(0, 80)}.`,
+      long: `${LOREM}. ${LOREM}.`,
+    },
+    ...(zone === "Europe/Zurich" ? {} : { timeZone: zone }),
+    logos: ["32x32", "112x32", "128x128", "320x240", "600x600"].map((size) => ({
+      url: `https://img.bench.example/logos/${id}/${size}.png`,
+      size,
+    })),
+    genres: [{ href: "urn:tva:metadata:cs:ContentCS:2011:3.6.1", name: "Pop", type: "main" }],
+    keywords: ["music", "news", `bench${index}`],
+    links: [
+      { uri: `https://www.bench.example/${id}`, mimeValue: "text/html", description: "Website" },
+    ],
+    bearers: {
+      dab: [{ id: `dab:4e1.4fe1.${hex.padStart(4, "0")}.0`, mimeValue: "audio/aacp" }],
+      ...(index % 2 === 0 ? { fm: [{ id: `fm:4e1.${hex.padStart(4, "0")}.09870` }] } : {}),
+    },
+    streams: [
+      {
+        url: `https://stream.bench.example/${id}/aac_128.aac`,
+        mimeValue: "audio/aacp",
+        bitrate: 128,
+      },
+    ],
+  };
+}
+
+function schedule(id: string) {
+  const shows: Record<string, unknown> = {};
+  for (let s = 0; s < SHOWS_PER_SERVICE; s++) {
+    shows[`show-${s}`] = {
+      name: {
+        short: `Show ${s}`,
+        medium: `Show ${s} live`,
+        long: `Show ${s} of ${id}, live from the studio`,
+      },
+      description: {
+        short: `Show ${s}: ${LOREM.slice(0, 100)}.`,
+        long: `Show ${s} on ${id}. ${LOREM}. ${LOREM}.`,
+      },
+      images: IMAGE_SIZES.map((size) => ({
+        url: `https://img.bench.example/shows/${id}/show-${s}/${size}.jpg`,
+        size,
+      })),
+      website: `https://www.bench.example/${id}/show-${s}`,
+      genres: [{ href: "urn:tva:metadata:cs:ContentCS:2011:3.6.1", name: "Pop" }],
+      group: `crid://${AUTHORITY}/${id}/group-${s}`,
+    };
+  }
+  const slots = (offset: number) =>
+    Array.from({ length: SLOTS_PER_DAY }, (_, i) => {
+      const minutes = i * 30;
+      const start = `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${minutes % 60 ? "30" : "00"}`;
+      return { start, show: `show-${(i + offset) % SHOWS_PER_SERVICE}` };
+    });
+  return {
+    shows,
+    grid: [
+      { days: "mon-fri", slots: slots(0) },
+      { days: ["sat", "sun"], slots: slots(5) },
+    ],
+    dates: [
+      {
+        date: "2026-11-25",
+        specials: [{ start: "19:15", end: "21:45", show: "show-15" }],
+      },
+    ],
+  };
+}
