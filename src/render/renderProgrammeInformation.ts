@@ -1,18 +1,18 @@
-import type { Provider, Service } from "../load/broadcaster.js";
+import type { Provider, Service, Show } from "../load/broadcaster.js";
 import { imageMimeType } from "../load/imageMimeType.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import { deriveNames } from "./deriveNames.js";
 import { formatSpiDuration, formatSpiTime } from "./spiTime.js";
 import {
-  attributes,
   SPI_NAMESPACE,
   textElement,
   writeDescriptions,
   writeGenres,
   writeMultimedia,
   writeXmlDocument,
-  type XmlWriter,
+  type XmlFragment,
+  XmlWriter,
 } from "./spiXml.js";
 
 export interface ProgrammeInformationInput {
@@ -49,45 +49,76 @@ export function renderProgrammeInformation({
   });
 }
 
+/** epg > schedule > programme > its children. */
+const PROGRAMME_CHILD_DEPTH = 3;
+
+interface ShowFragments {
+  names: XmlFragment;
+  media: XmlFragment;
+}
+
+/**
+ * A show's names, descriptions, images and genres are the same in every airing: they are
+ * rendered once per show and replayed into each programme (most of a PI document's bytes).
+ */
+const showFragments = new WeakMap<Show, ShowFragments>();
+
+function fragmentsOf(show: Show): ShowFragments {
+  let fragments = showFragments.get(show);
+  if (!fragments) {
+    const names = deriveNames(show.name);
+    fragments = {
+      names: XmlWriter.fragment(PROGRAMME_CHILD_DEPTH, (xml) => {
+        if (names.short) textElement(xml, "shortName", names.short);
+        textElement(xml, "mediumName", names.medium);
+        textElement(xml, "longName", names.long);
+      }),
+      media: XmlWriter.fragment(PROGRAMME_CHILD_DEPTH, (xml) => {
+        writeDescriptions(xml, show.description);
+        for (const image of show.images ?? []) {
+          const [width, height] = image.size.split("x");
+          writeMultimedia(xml, {
+            url: image.url,
+            mimeValue: imageMimeType(image.url),
+            width,
+            height,
+          });
+        }
+        writeGenres(xml, show.genres ?? []);
+      }),
+    };
+    showFragments.set(show, fragments);
+  }
+  return fragments;
+}
+
 function writeProgramme(
   xml: XmlWriter,
   programme: ProgrammeInstance,
   eventLocatorBearer: string | undefined,
 ) {
   const { show } = programme;
-  const names = deriveNames(show.name);
+  const { names, media } = fragmentsOf(show);
+  const start = formatSpiTime(programme.start);
   xml.ele("programme", { id: programme.crid, shortId: "0" });
-  if (names.short) textElement(xml, "shortName", names.short);
-  textElement(xml, "mediumName", names.medium);
-  textElement(xml, "longName", names.long);
+  xml.raw(names);
   xml
     .ele("location")
-    .ele("time", {
-      time: formatSpiTime(programme.start),
-      duration: formatSpiDuration(programme.end - programme.start),
-    })
+    .ele("time", { time: start, duration: formatSpiDuration(programme.end - programme.start) })
     .up()
     .up();
-  writeDescriptions(xml, show.description);
-  for (const image of show.images ?? []) {
-    const [width, height] = image.size.split("x");
-    writeMultimedia(xml, { url: image.url, mimeValue: imageMimeType(image.url), width, height });
-  }
-  writeGenres(xml, show.genres ?? []);
+  xml.raw(media);
   xml.ele("memberOf", { id: programme.groupCrid, shortId: "0" }).up();
   if (show.website) {
     xml.ele("link", { uri: show.website, mimeValue: "text/html", description: "Website" }).up();
   }
   if (eventLocatorBearer) {
-    const stamp = formatSpiTime(programme.start).replace(/[-:]/g, "");
+    const stamp = start.replace(/[-:]/g, "");
     xml
-      .ele(
-        "link",
-        attributes({
-          uri: `${eventLocatorBearer};${stamp}`,
-          description: "terrestrial_event_locator",
-        }),
-      )
+      .ele("link", {
+        uri: `${eventLocatorBearer};${stamp}`,
+        description: "terrestrial_event_locator",
+      })
       .up();
     xml.ele("link", { uri: programme.crid, description: "terrestrial_programme_crid" }).up();
   }

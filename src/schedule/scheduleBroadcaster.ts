@@ -56,11 +56,10 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
 
 /** CRIDs given in the YAML could repeat one another or a derived one; a client would merge them. */
 function checkUniqueCrids(services: ScheduledService[]) {
-  const seen = new Map<string, string>();
+  const seen = new Map<string, { service: Service; programme: ProgrammeInstance }>();
   const problems: InputProblem[] = [];
   for (const { service, programmes } of services) {
     for (const programme of programmes) {
-      const where = `${service.id} at ${new Date(programme.start).toISOString()}`;
       const other = seen.get(programme.crid);
       if (other) {
         problems.push({
@@ -69,12 +68,17 @@ function checkUniqueCrids(services: ScheduledService[]) {
           column: 1,
           field: "crid",
           severity: "error",
-          message: `CRID ${programme.crid} of ${where} is also used by ${other}`,
+          message: `CRID ${programme.crid} of ${airing(service, programme)} is also used by ${airing(other.service, other.programme)}`,
         });
       } else {
-        seen.set(programme.crid, where);
+        seen.set(programme.crid, { service, programme });
       }
     }
   }
   if (problems.length > 0) throw new InputError(problems);
+}
+
+/** Formatted only when reported: a build checks a million CRIDs at aggregator scale. */
+function airing(service: Service, programme: ProgrammeInstance): string {
+  return `${service.id} at ${new Date(programme.start).toISOString()}`;
 }

@@ -16,13 +16,48 @@ import type { PlainDate } from "./plainDate.js";
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
+/**
+ * An Intl offset lookup costs tens of microseconds, and a build asks for the same zone, instant
+ * and wall time again and again (every service on the same grid, every day's neighbours): each
+ * answer is kept per zone. Cleared when large, so a long-running process stays small.
+ */
+const CACHE_LIMIT = 100_000;
+const offsetCache = new Map<string, Map<number, number>>();
+const wallTimeCache = new Map<string, Map<string, number>>();
+
+function cacheFor<K, V>(caches: Map<string, Map<K, V>>, zone: string): Map<K, V> {
+  let cache = caches.get(zone);
+  if (!cache || cache.size > CACHE_LIMIT) {
+    cache = new Map();
+    caches.set(zone, cache);
+  }
+  return cache;
+}
+
 /** UTC offset of `zone` at `instant`, in minutes east of Greenwich. */
 export function offsetMinutes(zone: string, instant: number): number {
-  return tzOffset(zone, new Date(instant));
+  const cache = cacheFor(offsetCache, zone);
+  let offset = cache.get(instant);
+  if (offset === undefined) {
+    offset = tzOffset(zone, new Date(instant));
+    cache.set(instant, offset);
+  }
+  return offset;
 }
 
 /** The UTC instant (ms) of `minutes` after local midnight on `date` in `zone`. */
 export function resolveWallTime(zone: string, date: PlainDate, minutes: number): number {
+  const cache = cacheFor(wallTimeCache, zone);
+  const key = `${date} ${minutes}`;
+  let instant = cache.get(key);
+  if (instant === undefined) {
+    instant = resolveUncached(zone, date, minutes);
+    cache.set(key, instant);
+  }
+  return instant;
+}
+
+function resolveUncached(zone: string, date: PlainDate, minutes: number): number {
   const asIfUtc =
     Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) +
     minutes * MINUTE_MS;
