@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -15,18 +15,19 @@ import {
 /**
  * `npm run bench [-- --services 1000]`: the build at broadcaster or aggregator scale, against the
  * physical floor of writing the same tree. Each build runs the compiled CLI in its own process,
- * so its peak RSS is the build's own.
+ * so its peak RSS and CPU time are the build's own.
  */
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const timeBinary = "/usr/bin/time";
-/** Fallback when there is no GNU time: the child reports its own peak RSS on exit. */
-const rssReporter = fileURLToPath(new URL("reportMaxRss.js", import.meta.url));
+/** Fallback when there is no GNU time: the child reports its own peak RSS and CPU on exit. */
+const usageReporter = fileURLToPath(new URL("reportResourceUsage.js", import.meta.url));
 
 const { values: options } = parseArgs({
   options: {
     services: { type: "string", default: "100" },
     now: { type: "string", default: "2026-11-23T04:00:00Z" },
+    /** Keep the temporary folder (dataset and output) for a look afterwards. */
     keep: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     /** Another compiled CLI, e.g. a copy of an older dist/ to compare against. */
@@ -40,12 +41,14 @@ if (!Number.isInteger(serviceCount) || serviceCount < 1) {
 
 interface Run {
   seconds: number;
+  /** User + system CPU time of the build process: less sensitive than wall time to other load. */
+  cpuSeconds: number;
   peakRssMb: number;
+  /** The CLI's --json summary, without its list of problems. */
   summary: Record<string, unknown>;
 }
 
 interface Tree {
-  files: number;
   bytes: number;
   /** path → mtime and inode: a file rewritten (even atomically) changes one of them. */
   stamps: Map<string, string>;
@@ -63,6 +66,7 @@ try {
   const full = await build();
   const tree = await scan(outDir);
   const documents = [...tree.stamps.keys()].filter((p) => p.endsWith(".xml")).length;
+  log(`full build: ${full.seconds.toFixed(2)} s`);
   const floor = await timed("cp", ["-r", outDir, floorDir]);
   const floorTree = await scan(floorDir);
   if (floorTree.bytes !== tree.bytes) throw new Error("the copy differs in size from the build");
@@ -70,6 +74,7 @@ try {
   const unchanged = await build();
   const unchangedTree = await scan(outDir);
   const rewrittenUnchanged = changedFiles(tree, unchangedTree);
+  log(`unchanged rebuild: ${unchanged.seconds.toFixed(2)} s`);
 
   await renameOneShow(dataDir, 0);
   const oneService = await build();
@@ -88,9 +93,11 @@ try {
       cpu: cpus()[0]?.model,
       memoryGb: round(totalmem() / 2 ** 30),
       node: process.version,
+      loadAverageAtEnd: round(loadavg()[0] ?? 0),
     },
     fullBuild: {
       seconds: round(full.seconds),
+      cpuSeconds: round(full.cpuSeconds),
       documentsPerSecond: Math.round(documents / full.seconds),
       megabytesPerSecond: round(mb / full.seconds),
       peakRssMb: full.peakRssMb,
@@ -100,6 +107,7 @@ try {
     fullBuildOverFloor: round(full.seconds / floor),
     unchangedRebuild: {
       seconds: round(unchanged.seconds),
+      cpuSeconds: round(unchanged.cpuSeconds),
       ofFullBuild: round(unchanged.seconds / full.seconds),
       filesRewritten: rewrittenUnchanged.length,
       peakRssMb: unchanged.peakRssMb,
@@ -107,6 +115,7 @@ try {
     },
     oneServiceChanged: {
       seconds: round(oneService.seconds),
+      cpuSeconds: round(oneService.cpuSeconds),
       filesRewritten: rewrittenOne.length,
       filesOutsideTheService: strays.length,
       peakRssMb: oneService.peakRssMb,
@@ -117,14 +126,16 @@ try {
   if (options.json) {
     console.log(JSON.stringify(result));
   } else {
+    const { machine } = result;
     console.log(
       [
-        `spi-static benchmark: ${serviceCount} services, ${documents} documents, ${round(mb)} MB (${result.machine.cpus} cores, ${result.machine.cpu}, Node ${process.version})`,
-        `  full build        ${fmt(full.seconds)} s  ${result.fullBuild.documentsPerSecond} documents/s  ${result.fullBuild.megabytesPerSecond} MB/s  peak RSS ${full.peakRssMb} MB`,
-        `  copy floor (cp -r) ${fmt(floor)} s  ${result.copyFloor.megabytesPerSecond} MB/s`,
-        `  full build / floor ${result.fullBuildOverFloor}×`,
-        `  unchanged rebuild ${fmt(unchanged.seconds)} s  (${Math.round(result.unchangedRebuild.ofFullBuild * 100)}% of full)  ${rewrittenUnchanged.length} files rewritten  peak RSS ${unchanged.peakRssMb} MB`,
-        `  one service edited ${fmt(oneService.seconds)} s  ${rewrittenOne.length} files rewritten (${strays.length} outside ${syntheticServiceId(0)})  peak RSS ${oneService.peakRssMb} MB`,
+        `spi-static benchmark: ${serviceCount} services, ${documents} documents, ${round(mb)} MB`,
+        `  machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAverageAtEnd}`,
+        `  full build          ${fmt(full.seconds)} s (CPU ${fmt(full.cpuSeconds)} s)  ${result.fullBuild.documentsPerSecond} documents/s  ${result.fullBuild.megabytesPerSecond} MB/s  peak RSS ${full.peakRssMb} MB`,
+        `  copy floor (cp -r)  ${fmt(floor)} s  ${result.copyFloor.megabytesPerSecond} MB/s`,
+        `  full build / floor  ${result.fullBuildOverFloor}×`,
+        `  unchanged rebuild   ${fmt(unchanged.seconds)} s (CPU ${fmt(unchanged.cpuSeconds)} s)  ${Math.round(result.unchangedRebuild.ofFullBuild * 100)}% of the full build, ${rewrittenUnchanged.length} files rewritten, peak RSS ${unchanged.peakRssMb} MB`,
+        `  one service edited  ${fmt(oneService.seconds)} s (CPU ${fmt(oneService.cpuSeconds)} s)  ${rewrittenOne.length} files rewritten (${strays.length} outside ${syntheticServiceId(0)}), peak RSS ${oneService.peakRssMb} MB`,
       ].join("\n"),
     );
   }
@@ -148,21 +159,34 @@ async function build(): Promise<Run> {
     "--json",
   ];
   const useTime = existsSync(timeBinary);
-  const rssFile = join(root, "max-rss");
+  const usageFile = join(root, "usage.json");
   const started = performance.now();
   const { stdout, stderr, code } = useTime
     ? await run(timeBinary, ["-v", process.execPath, ...args])
-    : await run(process.execPath, ["--import", rssReporter, ...args], {
-        SPI_BENCH_RSS_FILE: rssFile,
+    : await run(process.execPath, ["--import", usageReporter, ...args], {
+        SPI_BENCH_USAGE_FILE: usageFile,
       });
   const elapsed = seconds(started);
   if (code !== 0) throw new Error(`build failed (exit ${code}):\n${stdout}\n${stderr}`);
   const summaryLine = stdout.split("\n").findLast((line) => line.startsWith("{"));
-  const summary = JSON.parse(summaryLine ?? "{}") as Record<string, unknown>;
-  const rssKb = useTime
-    ? Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1])
-    : Number(await readFile(rssFile, "utf8"));
-  return { seconds: elapsed, peakRssMb: Math.round(rssKb / 1024), summary };
+  const { problems: _problems, ...summary } = JSON.parse(summaryLine ?? "{}") as Record<
+    string,
+    unknown
+  >;
+  const usage = useTime
+    ? {
+        maxRssKb: Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1]),
+        cpuSeconds:
+          Number(/User time \(seconds\): ([\d.]+)/.exec(stderr)?.[1]) +
+          Number(/System time \(seconds\): ([\d.]+)/.exec(stderr)?.[1]),
+      }
+    : (JSON.parse(await readFile(usageFile, "utf8")) as { maxRssKb: number; cpuSeconds: number });
+  return {
+    seconds: elapsed,
+    cpuSeconds: usage.cpuSeconds,
+    peakRssMb: Math.round(usage.maxRssKb / 1024),
+    summary,
+  };
 }
 
 async function timed(command: string, args: string[]): Promise<number> {
@@ -193,13 +217,12 @@ function run(
 }
 
 async function scan(dir: string): Promise<Tree> {
-  const tree: Tree = { files: 0, bytes: 0, stamps: new Map() };
+  const tree: Tree = { bytes: 0, stamps: new Map() };
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
     const info = await stat(path);
-    tree.files++;
     tree.bytes += info.size;
     tree.stamps.set(path.slice(dir.length + 1), `${info.mtimeMs}:${info.ino}`);
   }
