@@ -67,31 +67,33 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
     const own: InputProblem[] = [];
     const file = await read(path);
     const input = file && parseInput(serviceSchema, file, own);
+    // A service file with errors still names its schedule, which is checked all the same.
+    const rawId = (file?.value as { id?: unknown } | undefined)?.id;
+    const id = input?.id ?? (typeof rawId === "string" ? rawId : undefined);
+    claimed.add(basename(path).replace(/\.ya?ml$/, ""));
+    if (id !== undefined) claimed.add(id);
+
+    const earlier = id === undefined ? undefined : idsInUse.get(id);
+    if (file && input && earlier) {
+      own.push(file.error(["id"], `service id "${input.id}" is also used in ${earlier}`));
+    }
     let service: Service | undefined;
-    if (file && input) {
-      const earlier = idsInUse.get(input.id);
-      if (earlier) {
-        own.push(file.error(["id"], `service id "${input.id}" is also used in ${earlier}`));
-      } else {
-        idsInUse.set(input.id, file.file);
-        const fields = toServiceFields(input, provider, file, own);
-        const schedulePath = join(dataDir, "schedules", `${input.id}.yaml`);
-        const scheduleFile = await readYamlFile(display(schedulePath)).catch(() => undefined);
-        if (!scheduleFile) {
-          own.push(file.error(["id"], `has no schedule: schedules/${input.id}.yaml is missing`));
-        }
-        const scheduleInput = scheduleFile && parseInput(scheduleSchema, scheduleFile, own);
-        if (scheduleFile && scheduleInput) {
-          service = { ...fields, schedule: loadSchedule(scheduleInput, scheduleFile, own) };
-        }
+    if (id !== undefined && !earlier && serviceIdPattern.test(id)) {
+      if (file) idsInUse.set(id, file.file);
+      const fields = file && input && toServiceFields(input, provider, file, own);
+      const schedulePath = join(dataDir, "schedules", `${id}.yaml`);
+      const scheduleFile = await readYamlFile(display(schedulePath)).catch(() => undefined);
+      if (!scheduleFile && file && input) {
+        own.push(file.error(["id"], `has no schedule: schedules/${id}.yaml is missing`));
       }
+      const scheduleInput = scheduleFile && parseInput(scheduleSchema, scheduleFile, own);
+      const schedule =
+        scheduleFile && scheduleInput && loadSchedule(scheduleInput, scheduleFile, own);
+      if (fields && schedule) service = { ...fields, schedule };
     }
     problems.push(...own);
-    claimed.add(basename(path).replace(/\.ya?ml$/, ""));
-    const rawId = (file?.value as { id?: unknown } | undefined)?.id;
-    if (typeof rawId === "string") claimed.add(rawId);
     if (service && !own.some((p) => p.severity === "error")) services.push(service);
-    else brokenServices.push(input?.id ?? display(path));
+    else brokenServices.push(id ?? display(path));
   }
 
   for (const path of await listYaml(join(dataDir, "schedules"))) {
@@ -111,6 +113,8 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
     brokenServices,
   };
 }
+
+const serviceIdPattern = /^[a-z0-9]{1,16}$/;
 
 async function readInputFile(
   path: string,

@@ -1,0 +1,83 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { InputError } from "../../src/load/inputProblem.js";
+import { loadBroadcaster, readBroadcaster } from "../../src/load/loadBroadcaster.js";
+
+const root = await mkdtemp(join(tmpdir(), "spi-static-load-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+async function dataFolder(name: string, files: Record<string, string> = {}): Promise<string> {
+  const dir = join(root, name);
+  await cp("test/fixtures/minimal", dir, { recursive: true });
+  for (const [path, text] of Object.entries(files)) await writeFile(join(dir, path), text);
+  return dir;
+}
+
+const minimalService = await readFile("test/fixtures/minimal/services/one.yaml", "utf8");
+const minimalSchedule = await readFile("test/fixtures/minimal/schedules/one.yaml", "utf8");
+
+describe("loadBroadcaster", () => {
+  it("loads the model, with the provider's defaults and the logos' types", async () => {
+    const { provider, services } = await loadBroadcaster(await dataFolder("model"));
+    expect(provider).toMatchObject({ timeZone: "Europe/Zurich", piMarginHours: 6, language: "en" });
+    const [one] = services;
+    expect(one).toMatchObject({ id: "one", timeZone: "Europe/Zurich", language: "en" });
+    expect(one?.logos.map((logo) => [logo.type, logo.width, logo.height, logo.mimeValue])).toEqual([
+      ["logo_colour_square", 32, 32, "image/png"],
+      ["logo_colour_rectangle", 112, 32, "image/png"],
+      ["logo_unrestricted", 128, 128, "image/png"],
+      ["logo_unrestricted", 320, 240, "image/png"],
+      ["logo_unrestricted", 600, 600, "image/png"],
+    ]);
+    expect(one?.schedule.week.mon.map((slot) => [slot.start, slot.show])).toEqual([
+      [360, "morning"],
+      [600, "music"],
+    ]);
+  });
+
+  it("throws an InputError that carries every problem", async () => {
+    const dir = await dataFolder("throws", {
+      "schedules/one.yaml": minimalSchedule.replace('"10:00"', '"10:60"'),
+    });
+    const error = await loadBroadcaster(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).problems.map((p) => p.field)).toEqual(["grid[0].slots[1].start"]);
+  });
+});
+
+describe("readBroadcaster", () => {
+  it("reports the errors of every file in one run, a broken service's schedule included", async () => {
+    const dir = await dataFolder("all-errors", {
+      "provider.yaml": (
+        await readFile(join("test/fixtures/minimal/provider.yaml"), "utf8")
+      ).replace("Europe/Zurich", "Europe/Zurick"),
+      "services/one.yaml": minimalService.replace("short: One", "short: RadioOne1"),
+      "schedules/one.yaml": minimalSchedule.replace("show: music", "show: musik"),
+    });
+    const report = await readBroadcaster(dir);
+    const shown = relative(process.cwd(), dir);
+    expect(report.problems.map((p) => `${p.file.replace(shown, "")} ${p.field}`)).toEqual([
+      "/provider.yaml timeZone",
+      "/services/one.yaml name.short",
+      "/schedules/one.yaml grid[0].slots[1].show",
+      "/schedules/one.yaml shows.music",
+    ]);
+    expect(report.broadcaster).toBeUndefined();
+    expect(report.brokenServices).toEqual(["one"]);
+  });
+
+  it("keeps the services without errors when another one has some", async () => {
+    const dir = await dataFolder("one-broken", {
+      "services/two.yaml": minimalService.replace("id: one", "id: two"),
+      "schedules/two.yaml": minimalSchedule.replace('"06:00"', "6"),
+    });
+    const report = await readBroadcaster(dir);
+    expect(report.broadcaster?.services.map((s) => s.id)).toEqual(["one"]);
+    expect(report.brokenServices).toEqual(["two"]);
+    expect(report.problems.map((p) => [p.severity, p.field])).toEqual([
+      ["error", "grid[0].slots[0].start"],
+    ]);
+  });
+});
