@@ -1,4 +1,4 @@
-import { appendFile, readFile, rm } from "node:fs/promises";
+import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { join, posix } from "node:path";
 import { JOURNAL_PATH, MANIFEST_PATH, STATE_DIR } from "./siteLayout.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
@@ -31,9 +31,9 @@ export function isSitePath(path: string): boolean {
 }
 
 /** Paths owned by an earlier build: the manifest plus what unfinished builds journaled. */
-export async function readOwnedPaths(outDir: string): Promise<Set<string>> {
+export function readOwnedPaths(outDir: string): Set<string> {
   const owned = new Set<string>();
-  const manifest = await readOptional(join(outDir, MANIFEST_PATH));
+  const manifest = readOptional(join(outDir, MANIFEST_PATH));
   if (manifest !== undefined) {
     let parsed: Partial<ManifestFile>;
     try {
@@ -46,26 +46,26 @@ export async function readOwnedPaths(outDir: string): Promise<Set<string>> {
     }
     for (const path of parsed.files ?? []) if (isSitePath(path)) owned.add(path);
   }
-  const journal = await readOptional(join(outDir, JOURNAL_PATH));
+  const journal = readOptional(join(outDir, JOURNAL_PATH));
   for (const path of journal?.split("\n") ?? []) if (isSitePath(path)) owned.add(path);
   return owned;
 }
 
 /** Records paths the build is about to create; one append per batch of documents. */
-export async function journalPaths(outDir: string, paths: string[]): Promise<void> {
-  if (paths.length > 0) await appendFile(join(outDir, JOURNAL_PATH), `${paths.join("\n")}\n`);
+export function journalPaths(outDir: string, paths: string[]): void {
+  if (paths.length > 0) appendFileSync(join(outDir, JOURNAL_PATH), `${paths.join("\n")}\n`);
 }
 
 /** The build finished: its files are the owned set, and the journal is no longer needed. */
-export async function commitManifest(outDir: string, paths: Iterable<string>): Promise<void> {
+export function commitManifest(outDir: string, paths: Iterable<string>): void {
   const manifest: ManifestFile = { generator: "spi-static", files: [...paths].sort() };
-  await writeFileAtomically(join(outDir, MANIFEST_PATH), `${JSON.stringify(manifest, null, 1)}\n`);
-  await rm(join(outDir, JOURNAL_PATH), { force: true });
+  writeFileAtomically(join(outDir, MANIFEST_PATH), `${JSON.stringify(manifest, null, 1)}\n`);
+  rmSync(join(outDir, JOURNAL_PATH), { force: true });
 }
 
-async function readOptional(path: string): Promise<string | undefined> {
+function readOptional(path: string): string | undefined {
   try {
-    return await readFile(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;

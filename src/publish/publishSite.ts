@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SiteDocument } from "../render/renderSite.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
@@ -29,8 +29,8 @@ export interface PublishOptions {
   onProgress?: (progress: PublishProgress) => void;
 }
 
-/** Documents compared and written together; the file system works on several at once. */
-const BATCH_SIZE = 16;
+/** Documents compared together, so the journal gets one append per batch, not per file. */
+const BATCH_SIZE = 64;
 
 /**
  * The publish stage. Under a one-build-at-a-time lock: writes every document that differs from
@@ -43,13 +43,13 @@ export async function publishSite(
   documents: Iterable<SiteDocument> | AsyncIterable<SiteDocument>,
   { lock, onProgress }: PublishOptions = {},
 ): Promise<PublishSummary> {
-  await attempt(outDir, "write", () => mkdir(outDir, { recursive: true }));
+  attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
   const lockPath = join(outDir, LOCK_PATH);
   const release = await acquireBuildLock(lockPath, lock).catch((error: unknown) => {
     throw error instanceof BuildLockBusyError ? error : new PublishError(lockPath, "write", error);
   });
   try {
-    const owned = await attempt(join(outDir, MANIFEST_PATH), "read", () => readOwnedPaths(outDir));
+    const owned = attempt(join(outDir, MANIFEST_PATH), "read", () => readOwnedPaths(outDir));
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0 };
     const published = new Set<string>();
     let batch: SiteDocument[] = [];
@@ -60,22 +60,22 @@ export async function publishSite(
       published.add(document.path);
       batch.push(document);
       if (batch.length === BATCH_SIZE) {
-        await publishBatch(outDir, batch, owned, progress);
+        publishBatch(outDir, batch, owned, progress);
         onProgress?.(progress);
         batch = [];
       }
     }
-    await publishBatch(outDir, batch, owned, progress);
+    publishBatch(outDir, batch, owned, progress);
     onProgress?.(progress);
 
-    const removed = await removeFiles(
+    const removed = removeFiles(
       outDir,
       [...owned].filter((path) => !published.has(path)),
     );
-    const contents = await attempt(outDir, "read", () => scanOutputFolder(outDir));
-    await removeFiles(outDir, contents.leftovers);
+    const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
+    removeFiles(outDir, contents.leftovers);
     const foreign = contents.files.filter((path) => !published.has(path));
-    await attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
+    attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
     return { ...progress, removed, foreign };
   } finally {
     await release();
@@ -83,48 +83,43 @@ export async function publishSite(
 }
 
 /** Compares a batch with what is published and writes the documents that changed. */
-async function publishBatch(
+function publishBatch(
   outDir: string,
   batch: SiteDocument[],
   owned: Set<string>,
   progress: PublishProgress,
-): Promise<void> {
-  const published = await Promise.all(
-    // Unreadable counts as changed: the write then fails with the precise reason, or succeeds.
-    batch.map((document) => readFile(join(outDir, document.path), "utf8").catch(() => undefined)),
-  );
-  const changed = batch.filter((document, i) => {
-    const current = published[i];
+): void {
+  const changed = batch.filter((document) => {
+    const current = readPublished(join(outDir, document.path));
     return current === undefined || !sameDocument(document.path, current, document.content);
   });
   progress.rendered += batch.length;
   progress.unchanged += batch.length - changed.length;
 
   const created = changed.map((d) => d.path).filter((path) => !owned.has(path));
-  await attempt(join(outDir, JOURNAL_PATH), "write", () => journalPaths(outDir, created));
+  attempt(join(outDir, JOURNAL_PATH), "write", () => journalPaths(outDir, created));
   for (const path of created) owned.add(path);
 
-  // allSettled, not all: no write may still be running once a failure is reported.
-  const results = await Promise.allSettled(
-    changed.map((document) =>
-      attempt(join(outDir, document.path), "write", () =>
-        writeFileAtomically(join(outDir, document.path), document.content),
-      ),
-    ),
-  );
-  const failure = results.find((result) => result.status === "rejected");
-  if (failure) throw failure.reason;
-  progress.written += changed.length;
+  for (const document of changed) {
+    const target = join(outDir, document.path);
+    attempt(target, "write", () => writeFileAtomically(target, document.content));
+    progress.written++;
+  }
+}
+
+/** Unreadable counts as changed: the write then fails with the precise reason, or succeeds. */
+function readPublished(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs a file-system step; a failure becomes a PublishError naming `path`. */
-async function attempt<T>(
-  path: string,
-  action: PublishError["action"],
-  step: () => Promise<T>,
-): Promise<T> {
+function attempt<T>(path: string, action: PublishError["action"], step: () => T): T {
   try {
-    return await step();
+    return step();
   } catch (error) {
     throw error instanceof PublishError ? error : new PublishError(path, action, error);
   }

@@ -1,4 +1,4 @@
-import { rmdir, unlink } from "node:fs/promises";
+import { rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PublishError } from "./publishError.js";
 
@@ -7,13 +7,13 @@ import { PublishError } from "./publishError.js";
  * A folder that still holds anything, such as a foreign file, stays. Returns how many of the
  * files were there to delete.
  */
-export async function removeFiles(outDir: string, paths: Iterable<string>): Promise<number> {
+export function removeFiles(outDir: string, paths: Iterable<string>): number {
   const folders = new Set<string>();
   let removed = 0;
   for (const path of paths) {
     const target = join(outDir, path);
     try {
-      await unlink(target);
+      unlinkSync(target);
       removed++;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
@@ -24,14 +24,14 @@ export async function removeFiles(outDir: string, paths: Iterable<string>): Prom
   }
   // Deepest first, so a service folder is empty by the time its parent is tried.
   const byDepth = [...folders].sort((a, b) => b.split("/").length - a.split("/").length);
-  for (const folder of byDepth) await removeEmptyFolders(outDir, folder);
+  for (const folder of byDepth) removeEmptyFolders(outDir, folder);
   return removed;
 }
 
-async function removeEmptyFolders(outDir: string, folder: string): Promise<void> {
+function removeEmptyFolders(outDir: string, folder: string): void {
   for (let current = folder; current !== "."; current = dirname(current)) {
     try {
-      await rmdir(join(outDir, current));
+      rmdirSync(join(outDir, current));
     } catch {
       // Not empty (or already gone): nothing above it can be empty either.
       return;

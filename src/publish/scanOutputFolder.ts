@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { STATE_DIR } from "./siteLayout.js";
 import { isTemporaryFile } from "./writeFileAtomically.js";
@@ -11,19 +11,19 @@ export interface OutputFolderContents {
 }
 
 /** Lists out/ once, after publishing, to find foreign files and killed builds' leftovers. */
-export async function scanOutputFolder(outDir: string): Promise<OutputFolderContents> {
+export function scanOutputFolder(outDir: string): OutputFolderContents {
   const contents: OutputFolderContents = { files: [], leftovers: [] };
-  await scanFolder(outDir, "", contents);
+  scanFolder(outDir, "", contents);
   contents.files.sort();
   return contents;
 }
 
-async function scanFolder(outDir: string, prefix: string, contents: OutputFolderContents) {
-  const entries = await readdir(join(outDir, prefix), { withFileTypes: true });
+function scanFolder(outDir: string, prefix: string, contents: OutputFolderContents) {
+  const entries = readdirSync(join(outDir, prefix), { withFileTypes: true });
   for (const entry of entries) {
     const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (path !== STATE_DIR) await scanFolder(outDir, path, contents);
+      if (path !== STATE_DIR) scanFolder(outDir, path, contents);
     } else if (isTemporaryFile(entry.name)) {
       contents.leftovers.push(path);
     } else {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 const TEMPORARY_SUFFIX = ".spi-static.tmp";
@@ -15,20 +15,25 @@ export function isTemporaryFile(name: string): boolean {
 /**
  * Writes through a temporary file in the same folder, then renames it over the target: a reader
  * (or a CDN sync) sees the old document or the new one, never a part of either. Same folder, so
- * the rename never crosses a file system and stays atomic.
+ * the rename never crosses a file system and stays atomic. Synchronous: for thousands of small
+ * files in a command-line build, blocking calls are about twice as fast as the thread pool.
  */
-export async function writeFileAtomically(path: string, content: string): Promise<void> {
+export function writeFileAtomically(path: string, content: string): void {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const temporary = join(
     dir,
     `.${basename(path)}.${randomBytes(6).toString("hex")}${TEMPORARY_SUFFIX}`,
   );
   try {
-    await writeFile(temporary, content);
-    await rename(temporary, path);
+    writeFileSync(temporary, content);
+    renameSync(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // The folder refuses changes altogether: there is no temporary file to remove.
+    }
     throw error;
   }
 }

@@ -25,7 +25,11 @@ describe("writeFileAtomically", () => {
         );
       }
     })();
-    for (let i = 1; i <= 30; i++) await writeFileAtomically(target, versions[i % 3] as string);
+    for (let i = 1; i <= 30; i++) {
+      writeFileAtomically(target, versions[i % 3] as string);
+      // Let the reader run between writes, as other work does during a build.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     writing = false;
     await reader;
 
@@ -36,7 +40,7 @@ describe("writeFileAtomically", () => {
 
   it("creates missing folders and names its temporary files recognisably", async () => {
     const dir = await mkdtemp(join(tmpdir(), "spi-atomic-"));
-    await writeFileAtomically(join(dir, "a/b/c.xml"), "<x/>\n");
+    writeFileAtomically(join(dir, "a/b/c.xml"), "<x/>\n");
     expect(await readFile(join(dir, "a/b/c.xml"), "utf8")).toBe("<x/>\n");
     expect(isTemporaryFile(".c.xml.0123456789ab.spi-static.tmp")).toBe(true);
     expect(isTemporaryFile("c.xml")).toBe(false);
