@@ -8,10 +8,11 @@ export interface JsonSchemaFile {
   text: string;
 }
 
+/** Draft 7: the newest draft the YAML language server (VS Code's YAML extension) fully supports. */
 export function inputJsonSchemas(): JsonSchemaFile[] {
   const files = { provider: providerSchema, service: serviceSchema, schedule: scheduleSchema };
   return Object.entries(files).map(([kind, schema]) => ({
     name: `${kind}.schema.json`,
-    text: `${JSON.stringify(z.toJSONSchema(schema, { io: "input" }), null, 2)}\n`,
+    text: `${JSON.stringify(z.toJSONSchema(schema, { io: "input", target: "draft-07" }), null, 2)}\n`,
   }));
 }

@@ -30,8 +30,9 @@ export function loadSchedule(
     }
   };
   const checkLength = (start: string, end: string | undefined, path: PropertyKey[]) => {
-    if (end === start)
+    if (end === start) {
       problems.push(file.error([...path, "end"], `ends when it starts (${start})`));
+    }
   };
   const toSlots = (slots: SlotInput[], base: PropertyKey[]): Slot[] =>
     slots.map((slot, i) => {
@@ -114,8 +115,8 @@ export function loadSchedule(
     });
   });
 
-  for (const id of showIds) {
-    checkMediumName(input.shows[id]?.name ?? { long: "" }, file, ["shows", id, "name"], problems);
+  for (const [id, show] of Object.entries(input.shows)) {
+    checkMediumName(show.name, file, ["shows", id, "name"], problems);
     if (!used.has(id)) {
       problems.push({
         ...file.locateKey(["shows", id]),
