@@ -18,6 +18,8 @@ const program = new Command("spi-static")
     "after",
     `
 Examples:
+  $ spi-static init my-radio                           start a project: data/ and schema/
+  $ spi-static validate                                check ./data; every problem with file:line:col
   $ spi-static build                                   build ./data into ./out
   $ spi-static build --now 2026-11-23T04:00:00Z --json reproducible, summary as JSON
   $ spi-static verify https://spi.example.org --key "$KEY"  check a deployment like a client
