@@ -105,6 +105,12 @@ function random(seed: number): () => number {
   };
 }
 
+/*
+ * What this proves: recovery. Killed at any moment, a build leaves only complete documents, its
+ * stale lock does not block the next one, files it created are still known as its own (journal),
+ * and a rerun converges exactly. A single write is over in microseconds, so random kills rarely
+ * land inside one: writeFileAtomically.test.ts proves atomicity itself with a concurrent reader.
+ */
 describe("a build killed with SIGKILL at random moments", () => {
   const data = new Map<string, string>();
   const reference = new Map<string, Map<string, string>>();
