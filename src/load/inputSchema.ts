@@ -9,7 +9,7 @@ import { z } from "zod";
 const timeOfDay = z
   .string({
     error: (issue) =>
-      issue.input === undefined
+      issue.input === undefined || issue.input === null
         ? undefined
         : `expected a time of day as "HH:MM" in quotes, got ${String(issue.input)}`,
   })

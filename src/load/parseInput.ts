@@ -51,6 +51,17 @@ function toProblems(schema: z.ZodType, file: YamlFile, issue: z.core.$ZodIssue):
         },
       ];
     }
+    case "invalid_union": {
+      // The branch for the kind of value given (text or a list) says what is wrong inside it.
+      const meant = issue.errors.find(
+        (branch) =>
+          !branch.some((inner) => inner.code === "invalid_type" && inner.path.length === 0),
+      );
+      if (!meant) return [file.error(path, issue.message)];
+      return meant.flatMap((inner) =>
+        toProblems(schema, file, { ...inner, path: [...path, ...inner.path] } as z.core.$ZodIssue),
+      );
+    }
     case "invalid_format": {
       const value = valueAt(file.value, path);
       const shown = typeof value === "string" ? `"${value}" ` : "";
