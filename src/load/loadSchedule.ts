@@ -66,7 +66,9 @@ export function loadSchedule(
     }
   });
   const unscheduled = weekdayNames.filter((day) => !claimedBy.has(day));
-  if (unscheduled.length > 0 && claimedBy.size > 0) {
+  if (claimedBy.size === 0) {
+    problems.push(file.warning(["grid"], "is empty: nothing is on air except on the dated days"));
+  } else if (unscheduled.length > 0) {
     problems.push(
       file.warning(
         ["grid"],
