@@ -1,6 +1,16 @@
+/** Programmes of services on one grid start at the same instants, day after day. */
+const spiTimes = new Map<number, string>();
+const SPI_TIME_CACHE_LIMIT = 100_000;
+
 /** xs:dateTime in UTC without fractional seconds: `2026-11-23T05:00:00Z`. */
 export function formatSpiTime(instant: number): string {
-  return `${new Date(instant).toISOString().slice(0, 19)}Z`;
+  let text = spiTimes.get(instant);
+  if (text === undefined) {
+    if (spiTimes.size > SPI_TIME_CACHE_LIMIT) spiTimes.clear();
+    text = `${new Date(instant).toISOString().slice(0, 19)}Z`;
+    spiTimes.set(instant, text);
+  }
+  return text;
 }
 
 /** xs:duration as SPI wants it: `PT1H30M`, `PT45M`, `PT2H45M30S`, never fractional. */

@@ -1,3 +1,7 @@
+/** Services on one grid start programmes at the same instants: each stamp is formatted once. */
+const stamps = new Map<number, string>();
+const STAMP_CACHE_LIMIT = 100_000;
+
 /**
  * CRIDs in the seed's form `crid://<authority>/<kind>/<number>`. For a programme the kind is the
  * service id and the number its UTC start (yyyyMMddHHmm): stable across rebuilds, and unique
@@ -5,8 +9,17 @@
  * shortId is always 0 (seed §2.1).
  */
 export function programmeCrid(authority: string, serviceId: string, start: number): string {
-  const stamp = new Date(start).toISOString().slice(0, 16).replace(/[-T:]/g, "");
-  return `crid://${authority}/${serviceId}/${stamp}`;
+  return `crid://${authority}/${serviceId}/${minuteStamp(start)}`;
+}
+
+function minuteStamp(instant: number): string {
+  let stamp = stamps.get(instant);
+  if (stamp === undefined) {
+    if (stamps.size > STAMP_CACHE_LIMIT) stamps.clear();
+    stamp = new Date(instant).toISOString().slice(0, 16).replace(/[-T:]/g, "");
+    stamps.set(instant, stamp);
+  }
+  return stamp;
 }
 
 /** The show's group: show ids start with a letter, so they never look like a programme number. */

@@ -37,7 +37,7 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
   for (const service of broadcaster.services) {
     try {
       // A day either side: a PI document also lists programmes of its neighbouring days.
-      const programmes = expandSchedule(
+      const programmes = expandOnce(
         service,
         broadcaster.provider.cridAuthority,
         addDays(from, -1),
@@ -52,6 +52,26 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
   if (problems.length > 0) throw new InputError(problems);
   checkUniqueCrids(services);
   return { broadcaster, today, dates, services };
+}
+
+/**
+ * Validation lays each service out alone and then all of them together: the second time reuses
+ * the first. Keyed by the service object, so a reloaded service is expanded afresh.
+ */
+const expansions = new WeakMap<Service, { window: string; programmes: ProgrammeInstance[] }>();
+
+function expandOnce(
+  service: Service,
+  cridAuthority: string,
+  from: PlainDate,
+  to: PlainDate,
+): ProgrammeInstance[] {
+  const window = `${cridAuthority} ${from} ${to}`;
+  const known = expansions.get(service);
+  if (known?.window === window) return known.programmes;
+  const programmes = expandSchedule(service, cridAuthority, from, to);
+  expansions.set(service, { window, programmes });
+  return programmes;
 }
 
 /** CRIDs given in the YAML could repeat one another or a derived one; a client would merge them. */

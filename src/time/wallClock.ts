@@ -15,6 +15,7 @@ import type { PlainDate } from "./plainDate.js";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 /**
  * An Intl offset lookup costs tens of microseconds, and a build asks for the same zone, instant
@@ -24,6 +25,8 @@ const HOUR_MS = 3_600_000;
 const CACHE_LIMIT = 100_000;
 const offsetCache = new Map<string, Map<number, number>>();
 const wallTimeCache = new Map<string, Map<string, number>>();
+/** Days since 1970-01-01 → the ISO date: every programme asks for its billed date. */
+const dateOfDay = new Map<number, PlainDate>();
 
 function cacheFor<K, V>(caches: Map<string, Map<K, V>>, zone: string): Map<K, V> {
   let cache = caches.get(zone);
@@ -87,5 +90,12 @@ function transitionInstant(zone: string, low: number, high: number): number {
 
 /** The local calendar date in `zone` at `instant`. */
 export function localDateOf(zone: string, instant: number): PlainDate {
-  return new Date(instant + offsetMinutes(zone, instant) * MINUTE_MS).toISOString().slice(0, 10);
+  const day = Math.floor((instant + offsetMinutes(zone, instant) * MINUTE_MS) / DAY_MS);
+  let date = dateOfDay.get(day);
+  if (date === undefined) {
+    if (dateOfDay.size > CACHE_LIMIT) dateOfDay.clear();
+    date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    dateOfDay.set(day, date);
+  }
+  return date;
 }
