@@ -50,37 +50,39 @@ const weekdaySet = z
     "The weekdays this grid applies to: mon-fri, sat, daily, or a list such as [sat, sun].",
   );
 
-export const namesSchema = z.strictObject({
-  short: z.string().min(1).max(8).optional().describe("shortName: at most 8 characters."),
-  medium: z
+/**
+ * Text SPI limits to `max` characters, counted as the XSD counts them: code points, not the
+ * UTF-16 units of `String.length` (an emoji is one character). JSON Schema counts the same way.
+ */
+function spiText(max: number) {
+  return z
     .string()
     .min(1)
-    .max(16)
+    .refine((text) => Array.from(text).length <= max, {
+      error: (issue) =>
+        `is ${Array.from(String(issue.input)).length} characters long; at most ${max} characters are allowed`,
+    })
+    .meta({ maxLength: max });
+}
+
+export const namesSchema = z.strictObject({
+  short: spiText(8).optional().describe("shortName: at most 8 characters."),
+  medium: spiText(16)
     .optional()
     .describe(
       "mediumName: at most 16 characters; derived from the long name (cut with …) when absent.",
     ),
-  long: z.string().min(1).max(128).describe("longName: at most 128 characters."),
+  long: spiText(128).describe("longName: at most 128 characters."),
 });
 
 export const descriptionSchema = z.strictObject({
-  short: z
-    .string()
-    .min(1)
-    .max(180)
-    .optional()
-    .describe("shortDescription: at most 180 characters."),
-  long: z
-    .string()
-    .min(1)
-    .max(1200)
-    .optional()
-    .describe("longDescription: at most 1200 characters."),
+  short: spiText(180).optional().describe("shortDescription: at most 180 characters."),
+  long: spiText(1200).optional().describe("longDescription: at most 1200 characters."),
 });
 
 export const linkSchema = z.strictObject({
   uri: z.string().min(1),
-  description: z.string().max(180).optional(),
+  description: spiText(180).optional(),
   mimeValue: z.string().optional(),
 });
 
@@ -119,7 +121,7 @@ export const providerSchema = z
   .strictObject({
     name: namesSchema,
     description: descriptionSchema.optional(),
-    originator: z.string().min(1).max(128),
+    originator: spiText(128),
     language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { error: "is not a language tag" }),
     timeZone: z.string().min(1).describe("IANA time zone of the schedules, e.g. Europe/Zurich."),
     radiodnsHost: z
@@ -183,7 +185,7 @@ export const serviceSchema = z
     id: z.string().regex(/^[a-z0-9]{1,16}$/, {
       error: "is not a service id (1 to 16 lower-case letters or digits)",
     }),
-    name: namesSchema.extend({ short: z.string().min(1).max(8) }),
+    name: namesSchema.extend({ short: spiText(8) }),
     description: descriptionSchema.optional(),
     language: z
       .string()

@@ -33,11 +33,28 @@ describe("parseInput", () => {
       .replace("long: Radio One", `long: ${"n".repeat(129)}`);
     expect(problemsOf(serviceSchema, text)).toEqual([
       "2:16 name.short: is 9 characters long; at most 8 characters are allowed",
-      "2:35 name.medium: is 17 characters long; at most 16 characters are allowed",
+      "2:29 name.medium: is 17 characters long; at most 16 characters are allowed",
       "2:60 name.long: is 129 characters long; at most 128 characters are allowed",
       "4:23 description.short: is 181 characters long; at most 180 characters are allowed",
       "4:214 description.long: is 1201 characters long; at most 1200 characters are allowed",
     ]);
+  });
+
+  it("counts characters as the XSD does, so an emoji is one", () => {
+    const fifteenAndAGuitar = `${"r".repeat(15)}🎸`;
+    expect(fifteenAndAGuitar.length).toBe(17);
+    expect(
+      problemsOf(
+        serviceSchema,
+        service("").replace("long: Radio One", `medium: "${fifteenAndAGuitar}", long: Radio One`),
+      ),
+    ).toEqual([]);
+    expect(
+      problemsOf(
+        serviceSchema,
+        service("").replace("long: Radio One", `medium: "${fifteenAndAGuitar}🎸", long: Radio One`),
+      ),
+    ).toEqual(["2:29 name.medium: is 17 characters long; at most 16 characters are allowed"]);
   });
 
   it("reports every problem of a file, not only the first", () => {
