@@ -33,7 +33,7 @@ describe("parseInput", () => {
       .replace("long: Radio One", `long: ${"n".repeat(129)}`);
     expect(problemsOf(serviceSchema, text)).toEqual([
       "2:16 name.short: is 9 characters long; at most 8 characters are allowed",
-      "2:29 name.medium: is 17 characters long; at most 16 characters are allowed",
+      "2:35 name.medium: is 17 characters long; at most 16 characters are allowed",
       "2:60 name.long: is 129 characters long; at most 128 characters are allowed",
       "4:23 description.short: is 181 characters long; at most 180 characters are allowed",
       "4:214 description.long: is 1201 characters long; at most 1200 characters are allowed",
