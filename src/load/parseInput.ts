@@ -120,7 +120,7 @@ function describeValue(value: unknown): string {
 }
 
 function describeSize(value: unknown): string {
-  if (typeof value === "string") return `is ${value.length} characters long`;
+  if (typeof value === "string") return `is ${Array.from(value).length} characters long`;
   if (Array.isArray(value)) return `has ${value.length} entries`;
   return `is ${String(value)}`;
 }
