@@ -20,7 +20,9 @@ export function* renderSite(
 ): Generator<SiteDocument> {
   const { broadcaster } = scheduled;
   const { provider } = broadcaster;
-  for (const { service, programmes } of scheduled.services) {
+  for (const scheduledService of scheduled.services) {
+    const { service } = scheduledService;
+    const programmes = scheduledService.programmes();
     for (const date of scheduled.dates) {
       const day = selectProgrammeDay(programmes, service.timeZone, date, provider.piMarginHours);
       yield {

@@ -3,6 +3,7 @@ import { InputError, type InputProblem } from "../load/inputProblem.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
 import { expandSchedule } from "./expandSchedule.js";
+import { programmeCrid } from "./programmeCrid.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
 
 /** The API serves today±7; the build writes one day more on each side so that a nightly build
@@ -11,8 +12,12 @@ export const PUBLISHED_DAYS_AROUND_TODAY = 8;
 
 export interface ScheduledService {
   service: Service;
-  /** Sorted by start; billed dates span the published days (service zone). */
-  programmes: ProgrammeInstance[];
+  /**
+   * The service's programmes, sorted by start, billed within the published days ± 1 (service
+   * zone). Expanded afresh on every call: a build holds one service's programmes at a time, so
+   * its memory does not grow with the number of services.
+   */
+  programmes(): ProgrammeInstance[];
 }
 
 export interface ScheduledBroadcaster {
@@ -30,75 +35,81 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
     addDays(today, -PUBLISHED_DAYS_AROUND_TODAY),
     addDays(today, PUBLISHED_DAYS_AROUND_TODAY),
   );
-  const from = dates[0] as PlainDate;
-  const to = dates[dates.length - 1] as PlainDate;
+  const { cridAuthority } = broadcaster.provider;
+  // A day either side: a PI document also lists programmes of its neighbouring days.
+  const from = addDays(dates[0] as PlainDate, -1);
+  const to = addDays(dates[dates.length - 1] as PlainDate, 1);
   const problems: InputProblem[] = [];
   const services: ScheduledService[] = [];
+  const givenCrids = new Map<string, { service: Service; programme: ProgrammeInstance }>();
   for (const service of broadcaster.services) {
+    const programmes = () => expandSchedule(service, cridAuthority, from, to);
     try {
-      // A day either side: a PI document also lists programmes of its neighbouring days.
-      const programmes = expandOnce(
-        service,
-        broadcaster.provider.cridAuthority,
-        addDays(from, -1),
-        addDays(to, 1),
-      );
+      for (const programme of programmes()) {
+        if (isDerivedCrid(cridAuthority, service, programme)) continue;
+        const other = givenCrids.get(programme.crid);
+        if (other) problems.push(cridProblem(service, programme, other));
+        else givenCrids.set(programme.crid, { service, programme });
+      }
       services.push({ service, programmes });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(...error.problems);
     }
   }
+  problems.push(...givenLikeDerived(services, cridAuthority, givenCrids));
   if (problems.length > 0) throw new InputError(problems);
-  checkUniqueCrids(services);
   return { broadcaster, today, dates, services };
 }
 
 /**
- * Validation lays each service out alone and then all of them together: the second time reuses
- * the first. Keyed by the service object, so a reloaded service is expanded afresh.
+ * CRIDs given in the YAML could repeat one another or a derived one; a client would merge them.
+ * Derived CRIDs never repeat each other (service id and start are unique), so only given ones are
+ * kept; a given CRID can equal a derived one only if it has the derived form, naming a service
+ * whose programmes are then laid out once more to look.
  */
-const expansions = new WeakMap<Service, { window: string; programmes: ProgrammeInstance[] }>();
-
-function expandOnce(
-  service: Service,
+function givenLikeDerived(
+  services: ScheduledService[],
   cridAuthority: string,
-  from: PlainDate,
-  to: PlainDate,
-): ProgrammeInstance[] {
-  const window = `${cridAuthority} ${from} ${to}`;
-  const known = expansions.get(service);
-  if (known?.window === window) return known.programmes;
-  const programmes = expandSchedule(service, cridAuthority, from, to);
-  expansions.set(service, { window, programmes });
-  return programmes;
-}
-
-/** CRIDs given in the YAML could repeat one another or a derived one; a client would merge them. */
-function checkUniqueCrids(services: ScheduledService[]) {
-  const seen = new Map<string, { service: Service; programme: ProgrammeInstance }>();
+  givenCrids: Map<string, { service: Service; programme: ProgrammeInstance }>,
+): InputProblem[] {
+  const prefix = `crid://${cridAuthority}/`;
+  const suspects = new Set<string>();
+  for (const crid of givenCrids.keys()) {
+    if (crid.startsWith(prefix)) suspects.add(crid.slice(prefix.length).split("/")[0] ?? "");
+  }
   const problems: InputProblem[] = [];
   for (const { service, programmes } of services) {
-    for (const programme of programmes) {
-      const other = seen.get(programme.crid);
-      if (other) {
-        problems.push({
-          file: `schedules/${service.id}.yaml`,
-          line: 1,
-          column: 1,
-          field: "crid",
-          severity: "error",
-          message: `CRID ${programme.crid} of ${airing(service, programme)} is also used by ${airing(other.service, other.programme)}`,
-        });
-      } else {
-        seen.set(programme.crid, { service, programme });
+    if (!suspects.has(service.id)) continue;
+    for (const programme of programmes()) {
+      const given = givenCrids.get(programme.crid);
+      if (given && isDerivedCrid(cridAuthority, service, programme)) {
+        problems.push(cridProblem(given.service, given.programme, { service, programme }));
       }
     }
   }
-  if (problems.length > 0) throw new InputError(problems);
+  return problems;
 }
 
-/** Formatted only when reported: a build checks a million CRIDs at aggregator scale. */
+function isDerivedCrid(cridAuthority: string, service: Service, programme: ProgrammeInstance) {
+  return programme.crid === programmeCrid(cridAuthority, service.id, programme.start);
+}
+
+function cridProblem(
+  service: Service,
+  programme: ProgrammeInstance,
+  other: { service: Service; programme: ProgrammeInstance },
+): InputProblem {
+  return {
+    file: `schedules/${service.id}.yaml`,
+    line: 1,
+    column: 1,
+    field: "crid",
+    severity: "error",
+    message: `CRID ${programme.crid} of ${airing(service, programme)} is also used by ${airing(other.service, other.programme)}`,
+  };
+}
+
 function airing(service: Service, programme: ProgrammeInstance): string {
   return `${service.id} at ${new Date(programme.start).toISOString()}`;
 }
