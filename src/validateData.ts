@@ -2,7 +2,13 @@ import type { Service } from "./load/broadcaster.js";
 import { formatProblem, InputError, type InputProblem } from "./load/inputProblem.js";
 import { readBroadcaster } from "./load/loadBroadcaster.js";
 import { expandSchedule } from "./schedule/expandSchedule.js";
-import { type ScheduledBroadcaster, scheduleBroadcaster } from "./schedule/scheduleBroadcaster.js";
+import {
+  PUBLISHED_DAYS_AROUND_TODAY,
+  type ScheduledBroadcaster,
+  scheduleBroadcaster,
+} from "./schedule/scheduleBroadcaster.js";
+import { daysBetween } from "./time/plainDate.js";
+import { localDateOf } from "./time/wallClock.js";
 
 /** Everything `validate` reports and `build` needs: the publishable part and every problem. */
 export interface DataReport {
@@ -15,37 +21,55 @@ export interface DataReport {
 }
 
 /**
- * Load, then lay each service out the way the build will (its window around `now`), and also
- * around each of its dated entries, so an overlap is found whenever it is dated. A service with
- * an error is left out of `scheduled`; the caller decides whether to publish the rest.
+ * Load, then lay the services out the way the build will (the window around `now`), and lay out
+ * on its own every dated entry beyond that window, so an overlap is found whenever it is dated.
+ * When something fails, each service is laid out alone to find which ones to leave out of
+ * `scheduled`; the caller decides whether to publish the rest.
  */
 export async function validateData(dataDir: string, now: number): Promise<DataReport> {
   const { broadcaster, problems, brokenServices } = await readBroadcaster(dataDir);
-  if (!broadcaster)
+  if (!broadcaster) {
     return { scheduled: undefined, problems: inReadingOrder(problems), brokenServices };
-
-  const valid: Service[] = [];
-  for (const service of broadcaster.services) {
-    const found = withoutRepeats([
-      ...scheduleProblems(() => scheduleBroadcaster({ ...broadcaster, services: [service] }, now)),
-      ...[...service.schedule.dates.keys()].flatMap((date) =>
-        scheduleProblems(() =>
-          expandSchedule(service, broadcaster.provider.cridAuthority, date, date),
-        ),
-      ),
-    ]);
-    problems.push(...found);
-    if (found.length > 0) brokenServices.push(service.id);
-    else valid.push(service);
   }
+  const layOut = (services: Service[]) => scheduleBroadcaster({ ...broadcaster, services }, now);
+
+  const today = localDateOf(broadcaster.provider.timeZone, now);
+  const beyondWindow = new Map(
+    broadcaster.services.map((service) => [
+      service,
+      [...service.schedule.dates.keys()]
+        .filter((date) => Math.abs(daysBetween(today, date)) >= PUBLISHED_DAYS_AROUND_TODAY)
+        .flatMap((date) =>
+          scheduleProblems(() =>
+            expandSchedule(service, broadcaster.provider.cridAuthority, date, date),
+          ),
+        ),
+    ]),
+  );
 
   let scheduled: ScheduledBroadcaster | undefined;
-  // Across services: CRIDs given in the YAML must not collide.
-  problems.push(
-    ...scheduleProblems(() => {
-      scheduled = scheduleBroadcaster({ ...broadcaster, services: valid }, now);
-    }),
-  );
+  const together = scheduleProblems(() => {
+    scheduled = layOut(broadcaster.services);
+  });
+  if (together.length > 0 || [...beyondWindow.values()].some((found) => found.length > 0)) {
+    const valid: Service[] = [];
+    for (const service of broadcaster.services) {
+      const found = withoutRepeats([
+        ...(together.length > 0 ? scheduleProblems(() => layOut([service])) : []),
+        ...(beyondWindow.get(service) ?? []),
+      ]);
+      problems.push(...found);
+      if (found.length > 0) brokenServices.push(service.id);
+      else valid.push(service);
+    }
+    scheduled = undefined;
+    // What remains fails only together: CRIDs given in the YAML that collide across services.
+    problems.push(
+      ...scheduleProblems(() => {
+        scheduled = layOut(valid);
+      }),
+    );
+  }
   return { scheduled, problems: inReadingOrder(problems), brokenServices };
 }
 

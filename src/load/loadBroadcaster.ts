@@ -1,10 +1,10 @@
 import { readdir } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
-import type { Broadcaster, Provider, Service } from "./broadcaster.js";
+import type { Broadcaster, Provider, Schedule, Service } from "./broadcaster.js";
 import { toLogos } from "./checkLogos.js";
 import { checkMediumName } from "./checkMediumName.js";
 import { timeZoneProblem } from "./ianaTimeZone.js";
-import { InputError, type InputProblem } from "./inputProblem.js";
+import { formatSourceRef, InputError, type InputProblem, type SourceRef } from "./inputProblem.js";
 import {
   type ProviderInput,
   providerSchema,
@@ -63,6 +63,8 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
   const idsInUse = new Map<string, string>();
   // The schedule names a service file stands for, even one too broken to give its id.
   const claimed = new Set<string>();
+  // CRIDs written in the YAML, where first given: a client would merge two programmes sharing one.
+  const givenCrids = new Map<string, SourceRef>();
   for (const path of serviceFiles) {
     const own: InputProblem[] = [];
     const file = await read(path);
@@ -89,6 +91,7 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
       const scheduleInput = scheduleFile && parseInput(scheduleSchema, scheduleFile, own);
       const schedule =
         scheduleFile && scheduleInput && loadSchedule(scheduleInput, scheduleFile, own);
+      if (schedule) own.push(...repeatedCrids(schedule, givenCrids));
       if (fields && schedule) service = { ...fields, schedule };
     }
     problems.push(...own);
@@ -115,6 +118,27 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
 }
 
 const serviceIdPattern = /^[a-z0-9]{1,16}$/;
+
+function repeatedCrids(schedule: Schedule, given: Map<string, SourceRef>): InputProblem[] {
+  const problems: InputProblem[] = [];
+  for (const day of schedule.dates.values()) {
+    for (const { crid, origin } of day.specials) {
+      if (crid === undefined) continue;
+      const here = { ...origin, field: `${origin.field}.crid` };
+      const earlier = given.get(crid);
+      if (earlier) {
+        problems.push({
+          ...here,
+          severity: "error",
+          message: `${crid} is also given at ${formatSourceRef(earlier)}`,
+        });
+      } else {
+        given.set(crid, here);
+      }
+    }
+  }
+  return problems;
+}
 
 async function readInputFile(
   path: string,
