@@ -23,8 +23,9 @@ export function registerInitCommand(program: Command) {
       ];
       const existing = files.filter((file) => existsSync(join(dir, file.path)));
       if (existing.length > 0) {
-        for (const file of existing)
+        for (const file of existing) {
           console.error(`spi-static: ${join(dir, file.path)} already exists`);
+        }
         console.error("spi-static: nothing was written; init never overwrites a file");
         process.exitCode = EXIT.usage;
         return;
