@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { didYouMean } from "./closestName.js";
+import { findNonXmlText } from "./findNonXmlText.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { YamlFile } from "./readYamlFile.js";
 
@@ -17,8 +18,14 @@ export function parseInput<T extends z.ZodType>(
     problems.push(...file.syntaxProblems);
     return undefined;
   }
+  const nonXmlText = findNonXmlText(file.value);
+  for (const { path, codePoint } of nonXmlText) {
+    problems.push(
+      file.error(path, `contains ${codePoint}, a character XML cannot carry; remove it`),
+    );
+  }
   const result = schema.safeParse(file.value ?? {}, { error: describeIssue });
-  if (result.success) return result.data;
+  if (result.success) return nonXmlText.length > 0 ? undefined : result.data;
   const reported = new Set<string>();
   for (const issue of result.error.issues) {
     for (const problem of toProblems(schema, file, issue)) {
