@@ -1,8 +1,17 @@
+import { fingerprintBuild } from "./buildFingerprint.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
 import { InputError, type InputProblem } from "./load/inputProblem.js";
-import { type PublishOptions, type PublishSummary, publishSite } from "./publish/publishSite.js";
+import type { BuildStamp } from "./publish/buildStamp.js";
+import {
+  findUpToDateSite,
+  type PublishOptions,
+  type PublishSummary,
+  publishSite,
+} from "./publish/publishSite.js";
 import { renderSite } from "./render/renderSite.js";
+import { addDays } from "./time/plainDate.js";
+import { resolveWallTime } from "./time/wallClock.js";
 import { validateData } from "./validateData.js";
 
 export interface BuildOptions {
@@ -16,9 +25,15 @@ export interface BuildOptions {
   keys?: KeySources;
   /** Publish the services without errors even when others have some (`--keep-going`). */
   keepGoing?: boolean;
+  /** Render and compare every document even when the published files are up to date. */
+  force?: boolean;
 }
 
 export interface BuildSummary extends PublishSummary {
+  /** Nothing to do: the last build used the same inputs on the same local day (see builtAt). */
+  upToDate: boolean;
+  /** When the published files were built: now, or the up-to-date build's time. */
+  builtAt: string;
   today: string;
   services: number;
   milliseconds: number;
@@ -33,6 +48,8 @@ export interface BuildSummary extends PublishSummary {
 /**
  * The whole pipeline: load → schedule → render → publish. Everything that can reject the input
  * runs before the first file is written, so a bad input leaves the published folder untouched.
+ * When the last error-free build used the same program, data and keys on the same local day,
+ * its files are what this build would write: it stops after checking they are still intact.
  */
 export async function buildSite({
   dataDir,
@@ -41,15 +58,33 @@ export async function buildSite({
   keys = {},
   publish,
   keepGoing = false,
+  force = false,
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
+  const apiKeys = await resolveApiKeys(dataDir, keys);
+  const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests });
+  const upToDate = force
+    ? undefined
+    : await findUpToDateSite<StampedReport>(outDir, inputs, now, publish);
+  if (upToDate) {
+    return {
+      ...upToDate.report,
+      upToDate: true,
+      rendered: 0,
+      written: 0,
+      unchanged: upToDate.files.length,
+      removed: 0,
+      foreign: upToDate.foreign,
+      brokenServices: [],
+      milliseconds: Math.round(performance.now() - started),
+    };
+  }
   const { scheduled, problems, brokenServices } = await validateData(dataDir, now);
   const hasErrors = problems.some((p) => p.severity === "error");
   if (!scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
     throw new InputError(problems);
   }
   const { broadcaster } = scheduled;
-  const apiKeys = await resolveApiKeys(dataDir, keys);
   const edgeFiles = await renderEdgeFiles(
     edgeSiteOf(broadcaster, apiKeys.digests),
     broadcaster.provider.radiodnsHost,
@@ -60,14 +95,32 @@ export async function buildSite({
     yield* site;
     yield* edgeFiles;
   }
-  const published = await publishSite(outDir, documents(), publish);
-  return {
-    ...published,
+  const report: StampedReport = {
+    builtAt: new Date(now).toISOString(),
     today: scheduled.today,
     services: broadcaster.services.length,
-    milliseconds: Math.round(performance.now() - started),
     keys: { origin: apiKeys.origin, demo: apiKeys.demo, count: apiKeys.digests.length },
     problems,
+  };
+  const { timeZone } = broadcaster.provider;
+  // Only a build without errors may stand in for the next one: --keep-going reports must repeat.
+  const stamp: BuildStamp<StampedReport> | undefined = hasErrors
+    ? undefined
+    : {
+        inputs,
+        validFrom: resolveWallTime(timeZone, scheduled.today, 0),
+        validUntil: resolveWallTime(timeZone, addDays(scheduled.today, 1), 0),
+        report,
+      };
+  const published = await publishSite(outDir, documents(), { ...publish, stamp });
+  return {
+    ...published,
+    ...report,
+    upToDate: false,
+    milliseconds: Math.round(performance.now() - started),
     brokenServices,
   };
 }
+
+/** What an up-to-date build repeats from the build that made the files. */
+type StampedReport = Pick<BuildSummary, "builtAt" | "today" | "services" | "keys" | "problems">;

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -116,11 +116,74 @@ describe("the CLI's output", () => {
             env: { ...process.env, TZ: zone },
           },
         );
-        return readTree(outDir);
+        const tree = await readTree(outDir);
+        // The stamp records each file's inode and modification time, which differ per build.
+        tree.delete("_spi-static/stamp.json");
+        return tree;
       }),
     );
     const [utc, ...others] = trees;
     expect(utc?.size).toBeGreaterThan(80);
     for (const other of others) expect(other).toEqual(utc);
+  });
+});
+
+describe("a build whose inputs have not changed", () => {
+  async function setUp() {
+    const root = await mkdtemp(join(tmpdir(), "spi-uptodate-"));
+    const data = join(root, "data");
+    await cp(dataDir, data, { recursive: true });
+    const outDir = join(root, "out");
+    const build = (now: string, more: { force?: boolean } = {}) =>
+      buildSite({ dataDir: data, outDir, now: Date.parse(now), ...more });
+    return { data, outDir, build };
+  }
+  const mtimes = async (outDir: string) =>
+    new Map(
+      await Promise.all(
+        (await listFiles(outDir)).map(
+          async (f) => [f, (await stat(join(outDir, f))).mtimeMs] as const,
+        ),
+      ),
+    );
+
+  it("does nothing later the same local day, repeating the first build's report", async () => {
+    const { outDir, build } = await setUp();
+    const first = await build("2026-11-23T08:00:00Z");
+    const before = await mtimes(outDir);
+    // 23:30 in Zurich is still the 23rd there.
+    const second = await build("2026-11-23T22:30:00Z");
+    expect(second).toMatchObject({
+      upToDate: true,
+      rendered: 0,
+      written: 0,
+      unchanged: first.rendered,
+      removed: 0,
+      today: "2026-11-23",
+      builtAt: "2026-11-23T08:00:00.000Z",
+      problems: first.problems,
+    });
+    expect(await mtimes(outDir)).toEqual(before);
+  });
+
+  it("builds again on the next local day, after a data edit, with --force, and when a file was touched", async () => {
+    const { data, outDir, build } = await setUp();
+    await build("2026-11-23T08:00:00Z");
+    // 23:30 UTC is already the 24th in Zurich: the window moves by a day.
+    const nextDay = await build("2026-11-23T23:30:00Z");
+    expect(nextDay).toMatchObject({ upToDate: false, today: "2026-11-24", removed: 5 });
+
+    const provider = join(data, "provider.yaml");
+    await writeFile(provider, `${await readFile(provider, "utf8")}\n# edited\n`);
+    expect(await build("2026-11-23T23:40:00Z")).toMatchObject({ upToDate: false, written: 0 });
+    expect(await build("2026-11-23T23:41:00Z")).toMatchObject({ upToDate: true });
+    expect(await build("2026-11-23T23:42:00Z", { force: true })).toMatchObject({
+      upToDate: false,
+      rendered: nextDay.rendered,
+    });
+
+    const si = join(outDir, "radiodns/spi/3.1/SI.xml");
+    await writeFile(si, "<damaged/>");
+    expect(await build("2026-11-23T23:43:00Z")).toMatchObject({ upToDate: false, written: 1 });
   });
 });

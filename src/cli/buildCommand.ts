@@ -49,6 +49,10 @@ export function registerBuildCommand(program: Command) {
       "API keys for the edge rules, one per line (default: $SPI_API_KEYS, else the data folder's demo key)",
     )
     .option(
+      "--force",
+      "render and compare every document even when the last build used the same program, data and keys today",
+    )
+    .option(
       "--wait <seconds>",
       "wait this long for another build on the same --out to finish",
       parseSeconds,
@@ -64,6 +68,7 @@ export function registerBuildCommand(program: Command) {
         wait: number;
         keysFile?: string;
         keepGoing?: boolean;
+        force?: boolean;
       }) => {
         const progress = options.quiet || options.json ? undefined : progressLine();
         try {
@@ -74,6 +79,7 @@ export function registerBuildCommand(program: Command) {
             keys: { keysFile: options.keysFile, keysList: process.env.SPI_API_KEYS },
             publish: { lock: { waitMs: options.wait * 1000 }, onProgress: progress?.update },
             keepGoing: options.keepGoing,
+            force: options.force,
           });
           progress?.clear();
           const broken = summary.brokenServices;
@@ -91,9 +97,13 @@ export function registerBuildCommand(program: Command) {
             }
           }
           if (!options.json && !options.quiet) {
+            const seconds = (summary.milliseconds / 1000).toFixed(2);
             console.log(
-              `spi-static: ${summary.rendered} documents rendered for ${summary.services} services around ${summary.today}, ` +
-                `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed in ${(summary.milliseconds / 1000).toFixed(2)} s → ${options.out}`,
+              summary.upToDate
+                ? `spi-static: up to date: the ${summary.unchanged} files in ${options.out} were built at ${summary.builtAt} ` +
+                    `from the same program, data and keys for ${summary.today}; checked in ${seconds} s (--force renders anyway)`
+                : `spi-static: ${summary.rendered} documents rendered for ${summary.services} services around ${summary.today}, ` +
+                    `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed in ${seconds} s → ${options.out}`,
             );
             if (summary.foreign.length > 0) {
               console.log(

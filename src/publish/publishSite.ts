@@ -2,12 +2,19 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SiteDocument } from "../render/renderSite.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
+import {
+  type BuildStamp,
+  forgetBuildStamp,
+  readUpToDateSite,
+  recordBuildStamp,
+  type UpToDateSite,
+} from "./buildStamp.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
 import { PublishError } from "./publishError.js";
 import { removeFiles } from "./removeFiles.js";
 import { sameDocument } from "./sameDocument.js";
 import { scanOutputFolder } from "./scanOutputFolder.js";
-import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH } from "./siteLayout.js";
+import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH, STAMP_PATH } from "./siteLayout.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 export interface PublishProgress {
@@ -25,6 +32,8 @@ export interface PublishSummary extends PublishProgress {
 
 export interface PublishOptions {
   lock?: BuildLockOptions;
+  /** Recorded when the build completes, so that a rebuild from the same inputs can be skipped. */
+  stamp?: BuildStamp<unknown>;
   /** Called after every batch of documents, e.g. for a progress line on a terminal. */
   onProgress?: (progress: PublishProgress) => void;
 }
@@ -41,7 +50,7 @@ const BATCH_SIZE = 64;
 export async function publishSite(
   outDir: string,
   documents: Iterable<SiteDocument> | AsyncIterable<SiteDocument>,
-  { lock, onProgress }: PublishOptions = {},
+  { lock, stamp, onProgress }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
   const lockPath = join(outDir, LOCK_PATH);
@@ -50,6 +59,7 @@ export async function publishSite(
   });
   try {
     const owned = attempt(join(outDir, MANIFEST_PATH), "read", () => readOwnedPaths(outDir));
+    attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0 };
     const published = new Set<string>();
     let batch: SiteDocument[] = [];
@@ -76,7 +86,38 @@ export async function publishSite(
     removeFiles(outDir, contents.leftovers);
     const foreign = contents.files.filter((path) => !published.has(path));
     attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
+    if (stamp) {
+      attempt(join(outDir, STAMP_PATH), "write", () => recordBuildStamp(outDir, stamp, published));
+    }
     return { ...progress, removed, foreign };
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * The published site, when the last build made it from the same inputs on the same local day
+ * and nothing has touched its files since: then a build has nothing to do. A match is checked
+ * again under the build lock, so a build still writing the folder is waited for (or reported
+ * busy) as usual; a stamp that does not match never touches the lock.
+ */
+export async function findUpToDateSite<Report>(
+  outDir: string,
+  inputs: string,
+  now: number,
+  { lock }: PublishOptions = {},
+): Promise<(UpToDateSite<Report> & { foreign: string[] }) | undefined> {
+  if (!readUpToDateSite(outDir, inputs, now)) return undefined;
+  const lockPath = join(outDir, LOCK_PATH);
+  const release = await acquireBuildLock(lockPath, lock).catch((error: unknown) => {
+    throw error instanceof BuildLockBusyError ? error : new PublishError(lockPath, "write", error);
+  });
+  try {
+    const site = readUpToDateSite<Report>(outDir, inputs, now);
+    if (!site) return undefined;
+    const published = new Set(site.files);
+    const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
+    return { ...site, foreign: contents.files.filter((path) => !published.has(path)) };
   } finally {
     await release();
   }

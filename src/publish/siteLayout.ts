@@ -20,3 +20,4 @@ export const STATE_DIR = "_spi-static";
 export const MANIFEST_PATH = `${STATE_DIR}/manifest.json`;
 export const JOURNAL_PATH = `${STATE_DIR}/journal`;
 export const LOCK_PATH = `${STATE_DIR}/build.lock`;
+export const STAMP_PATH = `${STATE_DIR}/stamp.json`;

@@ -77,10 +77,15 @@ function tryCommand(command: string, args: string[]): boolean {
   }
 }
 
-/** The previously published files are all still there, byte for byte. */
+/**
+ * The previously published files are all still there, byte for byte. (Not the stamp: a build
+ * that may change files deletes it first, so that an up-to-date check cannot trust the folder.)
+ */
 async function expectIntact(outDir: string, before: Map<string, string>) {
   const after = await readTree(outDir);
-  for (const [path, content] of before) expect(after.get(path) === content, path).toBe(true);
+  for (const [path, content] of before) {
+    if (path !== "_spi-static/stamp.json") expect(after.get(path) === content, path).toBe(true);
+  }
 }
 
 describe("a build that cannot write", () => {

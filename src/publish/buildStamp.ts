@@ -1,0 +1,80 @@
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { STAMP_PATH } from "./siteLayout.js";
+import { writeFileAtomically } from "./writeFileAtomically.js";
+
+/**
+ * What a complete, error-free build leaves behind so that the next one can tell it has nothing
+ * to do: the fingerprint of its inputs, the local day it was built for, and each file's size and
+ * modification time. `report` is the build's summary, to be repeated (warnings included).
+ */
+export interface BuildStamp<Report> {
+  inputs: string;
+  /** The local day of the build, as UTC ms: [validFrom, validUntil). */
+  validFrom: number;
+  validUntil: number;
+  report: Report;
+}
+
+interface StampFile<Report> extends BuildStamp<Report> {
+  files: Record<string, string>;
+}
+
+/** A build that might change files first removes the stamp: a killed build leaves none. */
+export function forgetBuildStamp(outDir: string): void {
+  rmSync(join(outDir, STAMP_PATH), { force: true });
+}
+
+/** Written last, after the manifest, when every file of the build is in place. */
+export function recordBuildStamp<Report>(
+  outDir: string,
+  stamp: BuildStamp<Report>,
+  paths: Iterable<string>,
+): void {
+  const files: Record<string, string> = {};
+  for (const path of [...paths].sort()) files[path] = fileState(join(outDir, path)) ?? "";
+  const record: StampFile<Report> = { ...stamp, files };
+  writeFileAtomically(join(outDir, STAMP_PATH), `${JSON.stringify(record)}\n`);
+}
+
+export interface UpToDateSite<Report> {
+  report: Report;
+  /** The site paths the build published. */
+  files: string[];
+}
+
+/**
+ * The earlier build's report when it was made from the same inputs for the same local day and
+ * every one of its files is still there as it left it; otherwise undefined (build again).
+ */
+export function readUpToDateSite<Report>(
+  outDir: string,
+  inputs: string,
+  now: number,
+): UpToDateSite<Report> | undefined {
+  let stamp: StampFile<Report>;
+  try {
+    stamp = JSON.parse(readFileSync(join(outDir, STAMP_PATH), "utf8")) as StampFile<Report>;
+  } catch {
+    // No stamp (first build, or the last one failed or was killed), or a damaged one.
+    return undefined;
+  }
+  if (stamp.inputs !== inputs || !(stamp.validFrom <= now && now < stamp.validUntil)) {
+    return undefined;
+  }
+  const paths = Object.keys(stamp.files ?? {});
+  for (const path of paths) {
+    if (fileState(join(outDir, path)) !== stamp.files[path]) return undefined;
+  }
+  return { report: stamp.report, files: paths };
+}
+
+/** Size, modification time and inode: any rewrite or edit of the file changes one of them. */
+function fileState(path: string): string | undefined {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return `${stats.size} ${stats.mtimeNs} ${stats.ino}`;
+  } catch {
+    return undefined;
+  }
+}
