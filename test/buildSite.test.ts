@@ -1,31 +1,17 @@
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../src/buildSite.js";
 import { validateSpiDocuments } from "../src/xsd/validateSpiDocuments.js";
+import { listFiles, readTree } from "./outputFolder.js";
 
 const run = promisify(execFile);
 const dataDir = new URL("../data", import.meta.url).pathname;
 const cli = new URL("../dist/cli/main.js", import.meta.url).pathname;
 const NOW = "2026-11-23T08:00:00Z";
-
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
-
-async function readTree(dir: string): Promise<Map<string, string>> {
-  const files = await listFiles(dir);
-  return new Map(
-    await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const)),
-  );
-}
 
 async function buildInto(now: string): Promise<Map<string, string>> {
   const outDir = await mkdtemp(join(tmpdir(), "spi-build-"));

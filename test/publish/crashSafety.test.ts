@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, readdir, readFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LOCK_PATH } from "../../src/publish/siteLayout.js";
 import { isTemporaryFile } from "../../src/publish/writeFileAtomically.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+import { readTree } from "../outputFolder.js";
 import { writeLargerDataset } from "./largerDataset.js";
 
 const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
@@ -79,18 +80,6 @@ function build(dataDir: string, outDir: string, now: string, killAfterMs?: numbe
     child.kill("SIGKILL");
   })();
   return exit;
-}
-
-async function readTree(dir: string): Promise<Map<string, string>> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)));
-  return new Map(
-    await Promise.all(
-      files.sort().map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const),
-    ),
-  );
 }
 
 /** mulberry32: a small seeded generator, so the kill moments are reproducible. */

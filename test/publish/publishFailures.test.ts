@@ -1,19 +1,10 @@
 import { execFile, execFileSync } from "node:child_process";
-import {
-  chmod,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rm,
-  stat,
-  truncate,
-  writeFile,
-} from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LOCK_PATH } from "../../src/publish/siteLayout.js";
+import { readTree } from "../outputFolder.js";
 import { writeLargerDataset } from "./largerDataset.js";
 
 const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
@@ -38,18 +29,6 @@ function runCli(args: string[], shellPrefix?: string): Promise<CliRun> {
       done({ code: error ? Number(error.code) : 0, stdout, stderr });
     });
   });
-}
-
-async function readTree(dir: string): Promise<Map<string, string>> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)));
-  return new Map(
-    await Promise.all(
-      files.sort().map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const),
-    ),
-  );
 }
 
 /** Last night's output, as the CDN serves it. */
