@@ -69,10 +69,11 @@ export async function renderEdgeFiles(
     name: workerNameOf(radiodnsHost),
     compatibilityDate: COMPATIBILITY_DATE,
   });
-  return [
-    { path: WORKER_PATH, content: worker },
-    { path: "_routes.json", content: await template("_routes.json") },
-    { path: ".assetsignore", content: await template(".assetsignore") },
-    { path: "wrangler.jsonc", content: wrangler },
-  ];
+  const files = {
+    [WORKER_PATH]: worker,
+    "_routes.json": await template("_routes.json"),
+    ".assetsignore": await template(".assetsignore"),
+    "wrangler.jsonc": wrangler,
+  };
+  return Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text) }));
 }

@@ -149,9 +149,9 @@ function publishBatch(
 }
 
 /** Unreadable counts as changed: the write then fails with the precise reason, or succeeds. */
-function readPublished(path: string): string | undefined {
+function readPublished(path: string): Buffer | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readFileSync(path);
   } catch {
     return undefined;
   }

@@ -18,7 +18,7 @@ export function isTemporaryFile(name: string): boolean {
  * the rename never crosses a file system and stays atomic. Synchronous: for thousands of small
  * files in a command-line build, blocking calls are about twice as fast as the thread pool.
  */
-export function writeFileAtomically(path: string, content: string): void {
+export function writeFileAtomically(path: string, content: string | Uint8Array): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const temporary = join(

@@ -23,13 +23,13 @@ export interface ProgrammeInformationInput {
   createdAt: number;
 }
 
-/** The PI document of one service for one day (TS 102 818 clause 7; seed §2.1). */
+/** The PI document of one service for one day (TS 102 818 clause 7; seed §2.1), UTF-8. */
 export function renderProgrammeInformation({
   provider,
   service,
   day,
   createdAt,
-}: ProgrammeInformationInput): string {
+}: ProgrammeInformationInput): Buffer {
   return writeXmlDocument((xml) => {
     xml.ele("epg", { xmlns: SPI_NAMESPACE, "xml:lang": service.language });
     xml.ele("schedule", {

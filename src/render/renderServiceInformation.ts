@@ -21,12 +21,12 @@ export interface ServiceInformationInput {
   createdAt: number;
 }
 
-/** The SI document (TS 102 818 clause 6; seed §2.2): the provider, then every service. */
+/** The SI document (TS 102 818 clause 6; seed §2.2), UTF-8: the provider, then every service. */
 export function renderServiceInformation({
   broadcaster,
   withStreams,
   createdAt,
-}: ServiceInformationInput): string {
+}: ServiceInformationInput): Buffer {
   const { provider } = broadcaster;
   return writeXmlDocument((xml) => {
     xml.ele("serviceInformation", {

@@ -7,7 +7,8 @@ import { renderServiceInformation } from "./renderServiceInformation.js";
 /** A rendered document (XML, or an edge file) and its path relative to the output folder. */
 export interface SiteDocument {
   path: string;
-  content: string;
+  /** The file's bytes: UTF-8 text. */
+  content: Buffer;
 }
 
 /**

@@ -21,14 +21,18 @@ function pi(
 ): SiteDocument {
   return {
     path: piPath(service, day),
-    content: `<epg><schedule creationTime="${creationTime}"><p>${service} ${day} ${title}</p></schedule></epg>\n`,
+    content: Buffer.from(
+      `<epg><schedule creationTime="${creationTime}"><p>${service} ${day} ${title}</p></schedule></epg>\n`,
+    ),
   };
 }
 
 function si(creationTime = "2026-11-23T04:00:00Z", services = "news pop"): SiteDocument {
   return {
     path: SI,
-    content: `<serviceInformation creationTime="${creationTime}">${services}</serviceInformation>\n`,
+    content: Buffer.from(
+      `<serviceInformation creationTime="${creationTime}">${services}</serviceInformation>\n`,
+    ),
   };
 }
 
@@ -57,7 +61,7 @@ describe("publishSite", () => {
       si(),
     ]);
     expect(summary).toEqual({ rendered: 3, written: 3, unchanged: 0, removed: 0, foreign: [] });
-    expect(await readFile(join(outDir, SI), "utf8")).toBe(si().content);
+    expect(await readFile(join(outDir, SI))).toEqual(si().content);
     expect(await manifestOf(outDir)).toEqual([
       SI,
       piPath("news", "20261123"),
@@ -82,7 +86,7 @@ describe("publishSite", () => {
       si("2026-11-24T04:00:00Z"),
     ]);
     expect(summary).toMatchObject({ rendered: 2, written: 1, unchanged: 1 });
-    expect(await readFile(join(outDir, SI), "utf8")).toBe(si().content);
+    expect(await readFile(join(outDir, SI))).toEqual(si().content);
     expect((await stat(join(outDir, SI))).mtime).toEqual(old);
     expect(await readFile(join(outDir, piPath("news", "20261123")), "utf8")).toContain("Changed");
     expect((await stat(join(outDir, piPath("news", "20261123")))).mtime).not.toEqual(old);
@@ -149,7 +153,7 @@ describe("publishSite", () => {
       "a/../../escape.xml",
       "_spi-static/manifest.json",
     ]) {
-      await expect(publishSite(outDir, [{ path, content: "x" }])).rejects.toThrow(
+      await expect(publishSite(outDir, [{ path, content: Buffer.from("x") }])).rejects.toThrow(
         /invalid or repeated output path/,
       );
     }
@@ -189,7 +193,7 @@ describe("publishSite", () => {
     expect((error as PublishError).message).toMatch(
       /^cannot write .*\/radiodns\/spi\/3\.1\/id\/rdns\.example\/pop\/20261123_PI\.xml: .*\((ENOTDIR|EEXIST)\)/,
     );
-    expect(await readFile(join(outDir, SI), "utf8")).toBe(si().content);
+    expect(await readFile(join(outDir, SI))).toEqual(si().content);
     // The lock is released, so the next build can run.
     await expect(stat(join(outDir, LOCK_PATH))).rejects.toThrow(/ENOENT/);
   });

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { sameDocument } from "../../src/publish/sameDocument.js";
 
 const pi = (creationTime: string, title: string) =>
-  `<?xml version="1.0"?>\n<epg><schedule creationTime="${creationTime}" originator="A"><programme>${title}</programme></schedule></epg>\n`;
+  Buffer.from(
+    `<?xml version="1.0"?>\n<epg><schedule creationTime="${creationTime}" originator="A"><programme>${title}</programme></schedule></epg>\n`,
+  );
 
 describe("sameDocument", () => {
   it("ignores creationTime", () => {
@@ -13,6 +15,23 @@ describe("sameDocument", () => {
         pi("2026-11-23T04:00:00Z", "Morning"),
       ),
     ).toBe(true);
+  });
+
+  it("ignores creationTime around text that is not ASCII", () => {
+    expect(
+      sameDocument(
+        "x_PI.xml",
+        pi("2026-11-22T04:00:00Z", "Grüezi «Zürich» 🎵"),
+        pi("2026-11-23T04:00:00Z", "Grüezi «Zürich» 🎵"),
+      ),
+    ).toBe(true);
+    expect(
+      sameDocument(
+        "x_PI.xml",
+        pi("2026-11-22T04:00:00Z", "Grüezi «Zürich» 🎵"),
+        pi("2026-11-23T04:00:00Z", "Grüezi «Zürich» 🎶"),
+      ),
+    ).toBe(false);
   });
 
   it("sees any other change", () => {
@@ -40,7 +59,7 @@ describe("sameDocument", () => {
   });
 
   it("compares files that are not XML byte for byte", () => {
-    const js = (stamp: string) => `const a = ' creationTime="${stamp}"';\n`;
+    const js = (stamp: string) => Buffer.from(`const a = ' creationTime="${stamp}"';\n`);
     expect(sameDocument("_worker.js", js("2026-11-22T04:00:00Z"), js("2026-11-23T04:00:00Z"))).toBe(
       false,
     );

@@ -28,7 +28,7 @@ function render(service: ReturnType<typeof makeService>, date: string) {
     service,
     day,
     createdAt: Date.parse("2026-11-23T08:00:00Z"),
-  });
+  }).toString("utf8");
 }
 
 const times = (xml: string) =>

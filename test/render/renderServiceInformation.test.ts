@@ -70,12 +70,12 @@ describe("renderServiceInformation", () => {
     broadcaster: broadcaster(),
     withStreams: false,
     createdAt,
-  });
+  }).toString("utf8");
   const keyed = renderServiceInformation({
     broadcaster: broadcaster(),
     withStreams: true,
     createdAt,
-  });
+  }).toString("utf8");
 
   it("writes documents that validate against the XSD", async () => {
     expect(
