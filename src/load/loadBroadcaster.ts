@@ -63,7 +63,8 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
   const idsInUse = new Map<string, string>();
   // The schedule names a service file stands for, even one too broken to give its id.
   const claimed = new Set<string>();
-  // CRIDs written in the YAML, where first given: a client would merge two programmes sharing one.
+  // CRIDs written in the YAML, with the special first giving each: a client would merge two
+  // programmes sharing one.
   const givenCrids = new Map<string, SourceRef>();
   for (const path of serviceFiles) {
     const own: InputProblem[] = [];
@@ -119,21 +120,22 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
 
 const serviceIdPattern = /^[a-z0-9]{1,16}$/;
 
+/** `given` holds each CRID's special: its position is looked up only for a message. */
 function repeatedCrids(schedule: Schedule, given: Map<string, SourceRef>): InputProblem[] {
   const problems: InputProblem[] = [];
+  const atCrid = (special: SourceRef) => ({ ...special, field: `${special.field}.crid` });
   for (const day of schedule.dates.values()) {
     for (const { crid, origin } of day.specials) {
       if (crid === undefined) continue;
-      const here = { ...origin, field: `${origin.field}.crid` };
       const earlier = given.get(crid);
       if (earlier) {
         problems.push({
-          ...here,
+          ...atCrid(origin),
           severity: "error",
-          message: `${crid} is also given at ${formatSourceRef(earlier)}`,
+          message: `${crid} is also given at ${formatSourceRef(atCrid(earlier))}`,
         });
       } else {
-        given.set(crid, here);
+        given.set(crid, origin);
       }
     }
   }

@@ -42,7 +42,7 @@ export function loadSchedule(
         start: toMinutes(slot.start),
         end: slot.end === undefined ? undefined : toMinutes(slot.end),
         show: slot.show,
-        origin: file.locate([...base, i]),
+        origin: file.origin([...base, i]),
       };
     });
 
@@ -102,7 +102,7 @@ export function loadSchedule(
         end: toMinutes(special.end),
         show: special.show,
         crid: special.crid,
-        origin: file.locate([...base, "specials", i]),
+        origin: file.origin([...base, "specials", i]),
       };
     });
     dates.set(entry.date, {
@@ -113,7 +113,7 @@ export function loadSchedule(
           ? week[entry.like]
           : undefined,
       specials,
-      origin: file.locate(base),
+      origin: file.origin(base),
     });
   });
 

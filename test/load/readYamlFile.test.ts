@@ -36,6 +36,18 @@ describe("parseYamlText", () => {
     expect(file.locateKey(["name"])).toMatchObject({ line: 1, column: 1, field: "name" });
   });
 
+  it("gives a value's origin as locate does, looking it up only when read", () => {
+    const origin = file.origin(["grid", 1, "show"]);
+    expect(origin.field).toBe("grid[1].show");
+    expect({ ...origin }).toEqual(file.locate(["grid", 1, "show"]));
+  });
+
+  it("takes the value from yaml when the quick parser declines the file", () => {
+    const tagged = parseYamlText("tagged.yaml", "a: !!str 1\nb: [1, 0x1F]\n");
+    expect(tagged.value).toEqual({ a: "1", b: [1, 31] });
+    expect(tagged.syntaxProblems).toEqual([]);
+  });
+
   it("reports a key given twice by name, at the second one", () => {
     const twice = parseYamlText("two.yaml", "id: one\nname: a\nname: b\n");
     expect(twice.value).toBeUndefined();
