@@ -3,7 +3,7 @@ import { imageMimeType } from "../load/imageMimeType.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import { deriveNames } from "./deriveNames.js";
-import { formatSpiDuration, formatSpiTime } from "./spiTime.js";
+import { formatEventLocatorTime, formatSpiDuration, formatSpiTime } from "./spiTime.js";
 import {
   SPI_NAMESPACE,
   textElement,
@@ -54,16 +54,17 @@ const PROGRAMME_CHILD_DEPTH = 3;
 
 interface ShowFragments {
   names: XmlFragment;
-  media: XmlFragment;
+  /** Descriptions, images, genres, memberOf and the website link, by the airings' group CRID. */
+  media: Map<string, XmlFragment>;
 }
 
 /**
- * A show's names, descriptions, images and genres are the same in every airing: they are
- * rendered once per show and replayed into each programme (most of a PI document's bytes).
+ * A show's names, descriptions, images, genres, group and website are the same in every airing:
+ * they are rendered once per show and copied into each programme (most of a PI document's bytes).
  */
 const showFragments = new WeakMap<Show, ShowFragments>();
 
-function fragmentsOf(show: Show): ShowFragments {
+function fragmentsOf(show: Show, groupCrid: string): { names: XmlFragment; media: XmlFragment } {
   let fragments = showFragments.get(show);
   if (!fragments) {
     const names = deriveNames(show.name);
@@ -73,23 +74,32 @@ function fragmentsOf(show: Show): ShowFragments {
         textElement(xml, "mediumName", names.medium);
         textElement(xml, "longName", names.long);
       }),
-      media: XmlWriter.fragment(PROGRAMME_CHILD_DEPTH, (xml) => {
-        writeDescriptions(xml, show.description);
-        for (const image of show.images ?? []) {
-          const [width, height] = image.size.split("x");
-          writeMultimedia(xml, {
-            url: image.url,
-            mimeValue: imageMimeType(image.url),
-            width,
-            height,
-          });
-        }
-        writeGenres(xml, show.genres ?? []);
-      }),
+      media: new Map(),
     };
     showFragments.set(show, fragments);
   }
-  return fragments;
+  let media = fragments.media.get(groupCrid);
+  if (!media) {
+    media = XmlWriter.fragment(PROGRAMME_CHILD_DEPTH, (xml) => {
+      writeDescriptions(xml, show.description);
+      for (const image of show.images ?? []) {
+        const [width, height] = image.size.split("x");
+        writeMultimedia(xml, {
+          url: image.url,
+          mimeValue: imageMimeType(image.url),
+          width,
+          height,
+        });
+      }
+      writeGenres(xml, show.genres ?? []);
+      xml.ele("memberOf", { id: groupCrid, shortId: "0" }).up();
+      if (show.website) {
+        xml.ele("link", { uri: show.website, mimeValue: "text/html", description: "Website" }).up();
+      }
+    });
+    fragments.media.set(groupCrid, media);
+  }
+  return { names: fragments.names, media };
 }
 
 function writeProgramme(
@@ -97,26 +107,22 @@ function writeProgramme(
   programme: ProgrammeInstance,
   eventLocatorBearer: string | undefined,
 ) {
-  const { show } = programme;
-  const { names, media } = fragmentsOf(show);
-  const start = formatSpiTime(programme.start);
+  const { names, media } = fragmentsOf(programme.show, programme.groupCrid);
   xml.ele("programme", { id: programme.crid, shortId: "0" });
   xml.raw(names);
   xml
     .ele("location")
-    .ele("time", { time: start, duration: formatSpiDuration(programme.end - programme.start) })
+    .ele("time", {
+      time: formatSpiTime(programme.start),
+      duration: formatSpiDuration(programme.end - programme.start),
+    })
     .up()
     .up();
   xml.raw(media);
-  xml.ele("memberOf", { id: programme.groupCrid, shortId: "0" }).up();
-  if (show.website) {
-    xml.ele("link", { uri: show.website, mimeValue: "text/html", description: "Website" }).up();
-  }
   if (eventLocatorBearer) {
-    const stamp = start.replace(/[-:]/g, "");
     xml
       .ele("link", {
-        uri: `${eventLocatorBearer};${stamp}`,
+        uri: `${eventLocatorBearer};${formatEventLocatorTime(programme.start)}`,
         description: "terrestrial_event_locator",
       })
       .up();

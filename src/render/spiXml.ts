@@ -3,6 +3,8 @@ import type { Description, Genre, Link } from "../load/broadcaster.js";
 export const SPI_NAMESPACE = "http://www.worlddab.org/schemas/spi/31";
 
 const INDENT = "  ";
+/** A line break and the indentation of each depth, made once. */
+const NEW_LINES = Array.from({ length: 12 }, (_, depth) => `\n${INDENT.repeat(depth)}`);
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 /** Elements rendered once (see XmlWriter.fragment) for the depth they were rendered at. */
@@ -59,7 +61,7 @@ export class XmlWriter {
       build(xml);
       while (xml.open.length > 0) xml.up();
       xml.write("\n");
-      return Buffer.from(xml.finish());
+      return copyOf(xml.finish());
     } finally {
       scratch = xml.bytes;
     }
@@ -70,7 +72,7 @@ export class XmlWriter {
     const xml = new XmlWriter(depth, "", Buffer.allocUnsafe(PENDING_LIMIT));
     build(xml);
     if (xml.open.length > 0) throw new Error(`a fragment left <${xml.open.at(-1)}> open`);
-    return { depth, bytes: Buffer.from(xml.finish()) };
+    return { depth, bytes: copyOf(xml.finish()) };
   }
 
   /** Writes a fragment's elements inside the current element. */
@@ -94,7 +96,7 @@ export class XmlWriter {
   /** Opens element `name` inside the current one; attributes are written in the given order. */
   ele(name: string, attrs: Record<string, string> = {}): this {
     if (this.startTagOpen) this.write(">");
-    let tag = `\n${INDENT.repeat(this.depth + this.open.length)}<${name}`;
+    let tag = `${newLine(this.depth + this.open.length)}<${name}`;
     for (const attr in attrs) tag += ` ${attr}="${escapeAttribute(attrs[attr] as string)}"`;
     this.write(tag);
     this.open.push(name);
@@ -117,7 +119,7 @@ export class XmlWriter {
     if (name === undefined) throw new Error("XmlWriter.up() without an open element");
     if (this.startTagOpen) this.write("/>");
     else if (this.hasChildElements) {
-      this.write(`\n${INDENT.repeat(this.depth + this.open.length)}</${name}>`);
+      this.write(`${newLine(this.depth + this.open.length)}</${name}>`);
     } else this.write(`</${name}>`);
     this.startTagOpen = false;
     // The parent now has at least this child element.
@@ -150,6 +152,17 @@ export class XmlWriter {
     this.encodePending();
     return this.bytes.subarray(0, this.length);
   }
+}
+
+function newLine(depth: number): string {
+  return NEW_LINES[depth] ?? `\n${INDENT.repeat(depth)}`;
+}
+
+/** Bytes of their own, not a view of a writer's reused buffer. */
+function copyOf(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
 }
 
 const TEXT_SPECIALS = /[&<>]/;
