@@ -13,20 +13,34 @@ export interface NonXmlText {
 }
 
 /** Every string in a parsed YAML value (keys included) that holds a character XML forbids. */
-export function findNonXmlText(value: unknown, path: PropertyKey[] = []): NonXmlText[] {
-  if (typeof value === "string") {
-    const found = NON_XML_CHARACTER.exec(value)?.[0];
-    return found === undefined ? [] : [{ path, codePoint: formatCodePoint(found) }];
-  }
-  if (Array.isArray(value))
-    return value.flatMap((item, index) => findNonXmlText(item, [...path, index]));
-  if (value !== null && typeof value === "object") {
-    return Object.entries(value).flatMap(([key, item]) => [
-      ...findNonXmlText(key, [...path, key]),
-      ...findNonXmlText(item, [...path, key]),
-    ]);
-  }
-  return [];
+export function findNonXmlText(value: unknown): NonXmlText[] {
+  const found: NonXmlText[] = [];
+  // One path, grown and shrunk on the way: copied only for a finding, as most values have none.
+  const path: PropertyKey[] = [];
+  const check = (text: string) => {
+    const character = NON_XML_CHARACTER.exec(text)?.[0];
+    if (character !== undefined)
+      found.push({ path: [...path], codePoint: formatCodePoint(character) });
+  };
+  const visit = (node: unknown) => {
+    if (typeof node === "string") check(node);
+    else if (Array.isArray(node)) {
+      node.forEach((item, index) => {
+        path.push(index);
+        visit(item);
+        path.pop();
+      });
+    } else if (node !== null && typeof node === "object") {
+      for (const [key, item] of Object.entries(node)) {
+        path.push(key);
+        check(key);
+        visit(item);
+        path.pop();
+      }
+    }
+  };
+  visit(value);
+  return found;
 }
 
 function formatCodePoint(character: string): string {
