@@ -5,6 +5,7 @@ import type { ProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import { deriveNames } from "./deriveNames.js";
 import { formatEventLocatorTime, formatSpiDuration, formatSpiTime } from "./spiTime.js";
 import {
+  SLOT,
   SPI_NAMESPACE,
   textElement,
   writeDescriptions,
@@ -44,89 +45,99 @@ export function renderProgrammeInformation({
       })
       .up();
     const eventLocatorBearer = service.bearers[0]?.id;
-    for (const programme of day.programmes) writeProgramme(xml, programme, eventLocatorBearer);
+    for (const programme of day.programmes) writeAiring(xml, programme, eventLocatorBearer);
     xml.up().up();
   });
 }
 
-/** epg > schedule > programme > its children. */
-const PROGRAMME_CHILD_DEPTH = 3;
-
-interface ShowFragments {
-  names: XmlFragment;
-  /** Descriptions, images, genres, memberOf and the website link, by the airings' group CRID. */
-  media: Map<string, XmlFragment>;
-}
+/** epg > schedule > programme. */
+const PROGRAMME_DEPTH = 2;
 
 /**
- * A show's names, descriptions, images, genres, group and website are the same in every airing:
- * they are rendered once per show and copied into each programme (most of a PI document's bytes).
+ * A show's programme element is the same in every airing but for its CRID, time, duration and
+ * event locator: it is rendered once per show (and group, and with or without event locators)
+ * and filled in for each airing. Its names, descriptions, images and genres are most of a PI
+ * document's bytes.
  */
-const showFragments = new WeakMap<Show, ShowFragments>();
+const programmeFragments = new WeakMap<Show, ProgrammeFragment[]>();
 
-function fragmentsOf(show: Show, groupCrid: string): { names: XmlFragment; media: XmlFragment } {
-  let fragments = showFragments.get(show);
-  if (!fragments) {
-    const names = deriveNames(show.name);
-    fragments = {
-      names: XmlWriter.fragment(PROGRAMME_CHILD_DEPTH, (xml) => {
-        if (names.short) textElement(xml, "shortName", names.short);
-        textElement(xml, "mediumName", names.medium);
-        textElement(xml, "longName", names.long);
-      }),
-      media: new Map(),
-    };
-    showFragments.set(show, fragments);
-  }
-  let media = fragments.media.get(groupCrid);
-  if (!media) {
-    media = XmlWriter.fragment(PROGRAMME_CHILD_DEPTH, (xml) => {
-      writeDescriptions(xml, show.description);
-      for (const image of show.images ?? []) {
-        const [width, height] = image.size.split("x");
-        writeMultimedia(xml, {
-          url: image.url,
-          mimeValue: imageMimeType(image.url),
-          width,
-          height,
-        });
-      }
-      writeGenres(xml, show.genres ?? []);
-      xml.ele("memberOf", { id: groupCrid, shortId: "0" }).up();
-      if (show.website) {
-        xml.ele("link", { uri: show.website, mimeValue: "text/html", description: "Website" }).up();
-      }
-    });
-    fragments.media.set(groupCrid, media);
-  }
-  return { names: fragments.names, media };
+interface ProgrammeFragment {
+  groupCrid: string;
+  withEventLocator: boolean;
+  fragment: XmlFragment;
 }
 
-function writeProgramme(
+function programmeFragmentOf(
+  show: Show,
+  groupCrid: string,
+  withEventLocator: boolean,
+): XmlFragment {
+  let fragments = programmeFragments.get(show);
+  if (!fragments) {
+    fragments = [];
+    programmeFragments.set(show, fragments);
+  }
+  // Nearly always one entry: a show has one group, and a service has event locators or not.
+  for (const known of fragments) {
+    if (known.groupCrid === groupCrid && known.withEventLocator === withEventLocator) {
+      return known.fragment;
+    }
+  }
+  const fragment = XmlWriter.fragment(PROGRAMME_DEPTH, (xml) =>
+    writeProgramme(xml, show, groupCrid, withEventLocator),
+  );
+  fragments.push({ groupCrid, withEventLocator, fragment });
+  return fragment;
+}
+
+/** The slots, in order: CRID, start, duration, then with event locators its URI and the CRID. */
+function writeProgramme(xml: XmlWriter, show: Show, groupCrid: string, withEventLocator: boolean) {
+  xml.ele("programme", { id: SLOT, shortId: "0" });
+  const names = deriveNames(show.name);
+  if (names.short) textElement(xml, "shortName", names.short);
+  textElement(xml, "mediumName", names.medium);
+  textElement(xml, "longName", names.long);
+  xml.ele("location").ele("time", { time: SLOT, duration: SLOT }).up().up();
+  writeDescriptions(xml, show.description);
+  for (const image of show.images ?? []) {
+    const [width, height] = image.size.split("x");
+    writeMultimedia(xml, {
+      url: image.url,
+      mimeValue: imageMimeType(image.url),
+      width,
+      height,
+    });
+  }
+  writeGenres(xml, show.genres ?? []);
+  xml.ele("memberOf", { id: groupCrid, shortId: "0" }).up();
+  if (show.website) {
+    xml.ele("link", { uri: show.website, mimeValue: "text/html", description: "Website" }).up();
+  }
+  if (withEventLocator) {
+    xml.ele("link", { uri: SLOT, description: "terrestrial_event_locator" }).up();
+    xml.ele("link", { uri: SLOT, description: "terrestrial_programme_crid" }).up();
+  }
+  xml.up();
+}
+
+function writeAiring(
   xml: XmlWriter,
   programme: ProgrammeInstance,
   eventLocatorBearer: string | undefined,
 ) {
-  const { names, media } = fragmentsOf(programme.show, programme.groupCrid);
-  xml.ele("programme", { id: programme.crid, shortId: "0" });
-  xml.raw(names);
-  xml
-    .ele("location")
-    .ele("time", {
-      time: formatSpiTime(programme.start),
-      duration: formatSpiDuration(programme.end - programme.start),
-    })
-    .up()
-    .up();
-  xml.raw(media);
+  const { show, groupCrid, crid, start, end } = programme;
+  const time = formatSpiTime(start);
+  const duration = formatSpiDuration(end - start);
   if (eventLocatorBearer) {
-    xml
-      .ele("link", {
-        uri: `${eventLocatorBearer};${formatEventLocatorTime(programme.start)}`,
-        description: "terrestrial_event_locator",
-      })
-      .up();
-    xml.ele("link", { uri: programme.crid, description: "terrestrial_programme_crid" }).up();
+    const eventLocator = `${eventLocatorBearer};${formatEventLocatorTime(start)}`;
+    xml.insert(programmeFragmentOf(show, groupCrid, true), [
+      crid,
+      time,
+      duration,
+      eventLocator,
+      crid,
+    ]);
+  } else {
+    xml.insert(programmeFragmentOf(show, groupCrid, false), [crid, time, duration]);
   }
-  xml.up();
 }

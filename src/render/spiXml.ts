@@ -7,11 +7,17 @@ const INDENT = "  ";
 const NEW_LINES = Array.from({ length: 12 }, (_, depth) => `\n${INDENT.repeat(depth)}`);
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
+/**
+ * Marks an attribute value that every use of a fragment fills in (see XmlWriter.insert): the
+ * fragment is rendered once, its slots take each use's values, escaped.
+ */
+export const SLOT = Symbol("slot");
+
 /** Elements rendered once (see XmlWriter.fragment) for the depth they were rendered at. */
 export interface XmlFragment {
   depth: number;
-  /** UTF-8, copied as is into every document that holds the fragment. */
-  bytes: Buffer;
+  /** UTF-8 bytes around the slots (one piece more than there are slots), copied as they are. */
+  pieces: Buffer[];
 }
 
 /** Room for a PI document at 48 programmes a day; the buffer grows when a document needs more. */
@@ -27,8 +33,8 @@ let scratch: Buffer | undefined;
  * Writes indented XML straight into UTF-8 bytes: each element on its own line, an element with
  * only text on one line, an empty element as `<name/>`. A PI document has thousands of
  * elements; xmlbuilder2's callback builder made a DOM fragment for each of them and spent ~90%
- * of a build there, this writer only appends escaped strings. Most of a PI document's bytes
- * are fragments encoded once per show, so only the markup around them is encoded per document.
+ * of a build there, this writer only appends escaped strings. Most of a PI document is
+ * fragments encoded once per show, so per document only a few values are escaped and encoded.
  */
 export class XmlWriter {
   private bytes: Buffer;
@@ -40,15 +46,19 @@ export class XmlWriter {
   private startTagOpen = false;
   /** The innermost element has child elements, so its end tag goes on a line of its own. */
   private hasChildElements = false;
+  /** Where the slots of a fragment are, in bytes; a document has none. */
+  private readonly slots: number[] | undefined;
 
   /** A document (declaration first), or a fragment whose elements sit at `depth`. */
   private constructor(
     private readonly depth: number,
     prolog: string,
     bytes: Buffer,
+    slots?: number[],
   ) {
     this.pending = prolog;
     this.bytes = bytes;
+    this.slots = slots;
   }
 
   /** One document, UTF-8: `build` receives the writer after the XML declaration. */
@@ -67,37 +77,54 @@ export class XmlWriter {
     }
   }
 
-  /** Elements to write into many documents at `depth` without rendering them again. */
+  /**
+   * Elements to write into many documents at `depth` without rendering them again; attribute
+   * values given as SLOT are filled in by each use.
+   */
   static fragment(depth: number, build: (xml: XmlWriter) => void): XmlFragment {
-    const xml = new XmlWriter(depth, "", Buffer.allocUnsafe(PENDING_LIMIT));
+    const slots: number[] = [];
+    const xml = new XmlWriter(depth, "", Buffer.allocUnsafe(PENDING_LIMIT), slots);
     build(xml);
     if (xml.open.length > 0) throw new Error(`a fragment left <${xml.open.at(-1)}> open`);
-    return { depth, bytes: copyOf(xml.finish()) };
+    const bytes = xml.finish();
+    const ends = [...slots, bytes.length];
+    return { depth, pieces: ends.map((end, i) => copyOf(bytes.subarray(ends[i - 1] ?? 0, end))) };
   }
 
-  /** Writes a fragment's elements inside the current element. */
-  raw(fragment: XmlFragment): this {
+  /** Writes a fragment's elements inside the current element, its slots filled with `values`. */
+  insert(fragment: XmlFragment, values: readonly string[] = []): this {
     if (fragment.depth !== this.depth + this.open.length) {
       throw new Error(
         `a fragment for depth ${fragment.depth} written at ${this.depth + this.open.length}`,
       );
     }
-    if (fragment.bytes.length === 0) return this;
+    const { pieces } = fragment;
+    if (values.length !== pieces.length - 1) {
+      throw new Error(`a fragment with ${pieces.length - 1} slots given ${values.length} values`);
+    }
+    if (pieces.length === 1 && pieces[0]?.length === 0) return this;
     if (this.startTagOpen) this.write(">");
     this.startTagOpen = false;
-    this.encodePending();
-    this.reserve(fragment.bytes.length);
-    this.bytes.set(fragment.bytes, this.length);
-    this.length += fragment.bytes.length;
+    for (let i = 0; i < pieces.length; i++) {
+      if (i > 0) this.write(escapeAttribute(values[i - 1] as string));
+      this.copy(pieces[i] as Buffer);
+    }
     this.hasChildElements = true;
     return this;
   }
 
   /** Opens element `name` inside the current one; attributes are written in the given order. */
-  ele(name: string, attrs: Record<string, string> = {}): this {
+  ele(name: string, attrs: Record<string, string | typeof SLOT> = {}): this {
     if (this.startTagOpen) this.write(">");
     let tag = `${newLine(this.depth + this.open.length)}<${name}`;
-    for (const attr in attrs) tag += ` ${attr}="${escapeAttribute(attrs[attr] as string)}"`;
+    for (const attr in attrs) {
+      const value = attrs[attr];
+      if (value === SLOT) {
+        this.write(`${tag} ${attr}="`);
+        this.markSlot();
+        tag = '"';
+      } else tag += ` ${attr}="${escapeAttribute(value as string)}"`;
+    }
     this.write(tag);
     this.open.push(name);
     this.startTagOpen = true;
@@ -130,6 +157,20 @@ export class XmlWriter {
   private write(markup: string): void {
     this.pending += markup;
     if (this.pending.length >= PENDING_LIMIT) this.encodePending();
+  }
+
+  private copy(piece: Buffer): void {
+    if (piece.length === 0) return;
+    this.encodePending();
+    this.reserve(piece.length);
+    this.bytes.set(piece, this.length);
+    this.length += piece.length;
+  }
+
+  private markSlot(): void {
+    if (!this.slots) throw new Error("a SLOT outside a fragment");
+    this.encodePending();
+    this.slots.push(this.length);
   }
 
   private encodePending(): void {

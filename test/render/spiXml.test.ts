@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { XmlWriter } from "../../src/render/spiXml.js";
+import { SLOT, XmlWriter } from "../../src/render/spiXml.js";
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
@@ -23,12 +23,34 @@ describe("XmlWriter", () => {
       xml.ele("b").up();
     });
     const text = XmlWriter.document((xml) => {
-      xml.ele("root").raw(fragment).ele("c").up().raw(fragment);
+      xml.ele("root").insert(fragment).ele("c").up().insert(fragment);
     }).toString("utf8");
     const inner = "\n  <a>Grüezi</a>\n  <b/>";
     expect(text).toBe(`${DECLARATION}\n<root>${inner}\n  <c/>${inner}\n</root>\n`);
-    expect(() => XmlWriter.document((xml) => xml.ele("root").ele("deeper").raw(fragment))).toThrow(
-      /depth 1 written at 2/,
+    expect(() =>
+      XmlWriter.document((xml) => xml.ele("root").ele("deeper").insert(fragment)),
+    ).toThrow(/depth 1 written at 2/);
+  });
+
+  it("fills a fragment's slots with each use's values, escaped", () => {
+    const fragment = XmlWriter.fragment(1, (xml) => {
+      xml.ele("p", { id: SLOT, kind: "x" }).ele("t", { at: SLOT }).up().up();
+    });
+    const text = XmlWriter.document((xml) => {
+      xml.ele("root");
+      xml.insert(fragment, ["a&b", '"Zürich"']);
+      xml.insert(fragment, ["c", "<d>"]);
+    }).toString("utf8");
+    expect(text).toBe(
+      `${DECLARATION}\n<root>` +
+        '\n  <p id="a&amp;b" kind="x">\n    <t at="&quot;Zürich&quot;"/>\n  </p>' +
+        '\n  <p id="c" kind="x">\n    <t at="&lt;d&gt;"/>\n  </p>\n</root>\n',
+    );
+    expect(() => XmlWriter.document((xml) => xml.ele("root").insert(fragment, ["one"]))).toThrow(
+      /2 slots given 1 values/,
+    );
+    expect(() => XmlWriter.document((xml) => xml.ele("root", { id: SLOT }))).toThrow(
+      /SLOT outside a fragment/,
     );
   });
 
