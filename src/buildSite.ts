@@ -12,7 +12,6 @@ import {
 import { renderSite } from "./render/renderSite.js";
 import { addDays } from "./time/plainDate.js";
 import { resolveWallTime } from "./time/wallClock.js";
-import { validateData } from "./validateData.js";
 
 export interface BuildOptions {
   dataDir: string;
@@ -79,6 +78,8 @@ export async function buildSite({
       milliseconds: Math.round(performance.now() - started),
     };
   }
+  // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
+  const { validateData } = await import("./validateData.js");
   const { scheduled, problems, brokenServices } = await validateData(dataDir, now);
   const hasErrors = problems.some((p) => p.severity === "error");
   if (!scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {

@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError } from "commander";
-import { buildSite } from "../buildSite.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
 import { BuildLockBusyError } from "../publish/buildLock.js";
 import { PublishError } from "../publish/publishError.js";
@@ -72,6 +71,7 @@ export function registerBuildCommand(program: Command) {
       }) => {
         const progress = options.quiet || options.json ? undefined : progressLine();
         try {
+          const { buildSite } = await import("../buildSite.js");
           const summary = await buildSite({
             dataDir: options.data,
             outDir: options.out,

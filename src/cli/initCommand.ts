@@ -3,7 +3,6 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { inputJsonSchemas } from "../load/inputJsonSchemas.js";
 import { EXIT } from "./exitCodes.js";
 
 /** The scaffold shipped with the package: a provider, one service and a one-week grid. */
@@ -17,6 +16,7 @@ export function registerInitCommand(program: Command) {
     )
     .argument("[dir]", "folder to create the project in", ".")
     .action(async (dir: string) => {
+      const { inputJsonSchemas } = await import("../load/inputJsonSchemas.js");
       const files = [
         ...(await templateFiles()),
         ...inputJsonSchemas().map(({ name, text }) => ({ path: join("schema", name), text })),

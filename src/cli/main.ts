@@ -29,6 +29,8 @@ Exit codes: 0 ok, 1 invalid input (nothing written), 2 usage error, 3 other fail
 writing the same output folder.`,
   );
 
+// Each command imports what it runs when it runs: `--help` and an up-to-date build never load
+// the YAML parsers, the schemas or the XSD validator (most of a short run's time).
 registerBuildCommand(program);
 registerValidateCommand(program);
 registerSchemaCommand(program);

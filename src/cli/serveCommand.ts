@@ -1,6 +1,4 @@
 import { type Command, InvalidArgumentError } from "commander";
-import { previewExamples } from "../serve/previewExamples.js";
-import { startPreviewServer } from "../serve/previewServer.js";
 import { parseInstant } from "./buildCommand.js";
 import { defaultDataDir } from "./defaultDataDir.js";
 
@@ -44,6 +42,8 @@ Plain static servers cannot stand in for this: they would hand out_keyed/ to any
 digests built into the worker, as the deployment's secret does.`,
     )
     .action(async (options: ServeOptions) => {
+      const { startPreviewServer } = await import("../serve/previewServer.js");
+      const { previewExamples } = await import("../serve/previewExamples.js");
       const preview = await startPreviewServer({
         outDir: options.out,
         port: options.port,

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { formatProblem } from "../load/inputProblem.js";
-import { validateData } from "../validateData.js";
 import { parseInstant } from "./buildCommand.js";
 import { defaultDataDir } from "./defaultDataDir.js";
 import { EXIT } from "./exitCodes.js";
@@ -35,6 +34,7 @@ export function registerValidateCommand(program: Command) {
 export async function validate(
   options: ValidateOptions,
 ): Promise<{ lines: string[]; exitCode: number }> {
+  const { validateData } = await import("../validateData.js");
   const { problems, brokenServices, scheduled } = await validateData(
     options.data,
     options.now ?? Date.now(),

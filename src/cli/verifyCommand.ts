@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { VerifyUsageError, verifySite } from "../verify/verifySite.js";
 import { parseInstant } from "./buildCommand.js";
 import { EXIT } from "./exitCodes.js";
 
@@ -33,6 +32,7 @@ malformed date, every spelling of the keyed SI's path without a key, and the sch
 of every document fetched. Exit codes: 0 all passed, 2 usage error, 3 a check failed.`,
     )
     .action(async (baseUrl: string, options: VerifyCommandOptions) => {
+      const { VerifyUsageError, verifySite } = await import("../verify/verifySite.js");
       try {
         const report = await verifySite({
           baseUrl,
