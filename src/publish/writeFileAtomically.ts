@@ -16,17 +16,18 @@ export function isTemporaryFile(name: string): boolean {
  * Writes through a temporary file in the same folder, then renames it over the target: a reader
  * (or a CDN sync) sees the old document or the new one, never a part of either. Same folder, so
  * the rename never crosses a file system and stays atomic. Synchronous: for thousands of small
- * files in a command-line build, blocking calls are about twice as fast as the thread pool.
+ * files in a command-line build, blocking calls are about twice as fast as the thread pool (and
+ * on a 2-core machine, writing on the pool while rendering was slower still). Creates the folder
+ * only when the write finds it missing: one call fewer for every file in an existing folder.
  */
 export function writeFileAtomically(path: string, content: string | Uint8Array): void {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
   const temporary = join(
     dir,
     `.${basename(path)}.${randomBytes(6).toString("hex")}${TEMPORARY_SUFFIX}`,
   );
   try {
-    writeFileSync(temporary, content);
+    writeIntoFolder(temporary, content);
     renameSync(temporary, path);
   } catch (error) {
     try {
@@ -35,5 +36,15 @@ export function writeFileAtomically(path: string, content: string | Uint8Array):
       // The folder refuses changes altogether: there is no temporary file to remove.
     }
     throw error;
+  }
+}
+
+function writeIntoFolder(path: string, content: string | Uint8Array): void {
+  try {
+    writeFileSync(path, content);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
   }
 }
