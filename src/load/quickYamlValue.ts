@@ -11,7 +11,7 @@ import { isScalar, type ScalarTag, Schema } from "yaml";
  * 1024-character limit, aliases beyond the simple reuse of an anchored value. The `yaml`
  * Document then decides, with its own messages.
  */
-export function quickYamlValue(text: string): { value: unknown } | undefined {
+export function quickYamlValue(text: string): QuickYaml | undefined {
   let events: Event[];
   try {
     events = parseEvents(text, {});
@@ -24,6 +24,7 @@ export function quickYamlValue(text: string): { value: unknown } | undefined {
   // Anchor → its value, shared by every alias as in `yaml`; its Collection while still open.
   const anchors = new Map<string, unknown>();
   let aliases = 0;
+  const starts = new Map<object, number>();
   const anchorOf = (event: { anchorStart: number; anchorEnd: number }) =>
     event.anchorStart === NONE ? undefined : text.slice(event.anchorStart, event.anchorEnd);
   const add = (value: unknown) => {
@@ -51,6 +52,8 @@ export function quickYamlValue(text: string): { value: unknown } | undefined {
         if (++aliases > 100 || open.some((collection) => collection.anchor !== undefined)) {
           return undefined;
         }
+        // Reached by two paths now, so its start is not where each path leads.
+        if (typeof value === "object" && value !== null) starts.delete(value);
         add(value);
         break;
       }
@@ -64,6 +67,7 @@ export function quickYamlValue(text: string): { value: unknown } | undefined {
           anchor,
         };
         if (anchor !== undefined) anchors.set(anchor, collection);
+        starts.set(collection.value, event.start);
         open.push(collection);
         break;
       }
@@ -108,7 +112,16 @@ export function quickYamlValue(text: string): { value: unknown } | undefined {
   // A scalar as the whole document is never valid input, and the two parsers read the
   // indentation indicator of a block scalar there differently.
   const isCollection = root !== null && typeof root === "object";
-  return documents === 1 && isCollection ? { value: root } : undefined;
+  return documents === 1 && isCollection ? { value: root, starts } : undefined;
+}
+
+export interface QuickYaml {
+  value: unknown;
+  /**
+   * Where each mapping and list starts in the text, the offset `yaml` gives its node; none for
+   * a value reached through an alias (and what it holds is then found under it).
+   */
+  starts: Map<object, number>;
 }
 
 interface Collection {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from "yaml";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
-import { quickYamlValue } from "./quickYamlValue.js";
+import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
 
 /** A parsed YAML file that can say where any of its values came from. */
 export interface YamlFile {
@@ -13,8 +13,8 @@ export interface YamlFile {
   /** Position of the key that names `path`: where an unknown or misnamed field is shown. */
   locateKey(path: readonly PropertyKey[]): SourceRef;
   /**
-   * Where the value at `path` is, as `locate` says, but looked up only when a message reads its
-   * line or column: what the model keeps for each slot, most of which never appear in a message.
+   * Where the mapping or list at `path` is, as `locate` says, found from the quick parser's
+   * offsets when it has them, without the `yaml` Document: what the model keeps for every slot.
    */
   origin(path: readonly PropertyKey[]): SourceRef;
   /** A problem at the value at `path`. */
@@ -36,12 +36,19 @@ export function parseYamlText(file: string, text: string): YamlFile {
   const quick = quickYamlValue(text);
   const positions = positionsIn(file, text);
   const syntaxProblems = quick ? [] : positions.syntaxProblems();
+  let lines: LineStarts | null | undefined;
+  const origin = (path: readonly PropertyKey[]): SourceRef => {
+    const offset = quick && startOf(quick, path);
+    if (offset !== undefined) lines ??= lineStartsOf(text);
+    if (offset === undefined || !lines) return positions.locate(path);
+    return { file, ...lines.position(offset), field: formatFieldPath(path) };
+  };
   return {
     file,
     value: quick ? quick.value : syntaxProblems.length ? undefined : positions.document().toJS(),
     locate: positions.locate,
     locateKey: positions.locateKey,
-    origin: positions.origin,
+    origin,
     error: (path, message) => ({ ...positions.locate(path), severity: "error", message }),
     warning: (path, message) => ({ ...positions.locate(path), severity: "warning", message }),
     syntaxProblems,
@@ -101,32 +108,49 @@ function positionsIn(file: string, text: string) {
     return locate(path);
   }
 
-  /** Holds the text, not the value: a model keeps its origins for as long as it lives. */
-  function origin(path: readonly PropertyKey[]): SourceRef {
-    let found: SourceRef | undefined;
-    const ref = () => {
-      found ??= locate(path);
-      return found;
-    };
-    return {
-      file,
-      get line() {
-        return ref().line;
-      },
-      get column() {
-        return ref().column;
-      },
-      get field() {
-        return formatFieldPath(path);
-      },
-    };
-  }
-
-  return { document: () => parse().doc, syntaxProblems, locate, locateKey, origin };
+  return { document: () => parse().doc, syntaxProblems, locate, locateKey };
 }
 
 /** The key written at `offset`, quoted for a message: `"start"`. */
 function keyTextAt(text: string, offset: number): string {
   const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(text.slice(offset))?.[1] ?? "a key";
   return /^["']/.test(key) ? key : `"${key}"`;
+}
+
+/** The offset of the collection at `path`, when the quick parser knows it for every step. */
+function startOf({ value, starts }: QuickYaml, path: readonly PropertyKey[]): number | undefined {
+  let node = value;
+  for (const key of path) {
+    if (typeof node !== "object" || node === null || !starts.has(node)) return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return typeof node === "object" && node !== null ? starts.get(node) : undefined;
+}
+
+interface LineStarts {
+  position(offset: number): { line: number; column: number };
+}
+
+/**
+ * Lines start after each line feed, as `yaml`'s LineCounter counts them; null for a text with a
+ * lone CR, which YAML reads as a line break too (`yaml` then decides).
+ */
+function lineStartsOf(text: string): LineStarts | null {
+  if (/\r(?!\n)/.test(text)) return null;
+  const starts = [0];
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
+    starts.push(at + 1);
+  }
+  return {
+    position(offset) {
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if ((starts[mid] as number) <= offset) low = mid;
+        else high = mid - 1;
+      }
+      return { line: low + 1, column: offset - (starts[low] as number) + 1 };
+    },
+  };
 }

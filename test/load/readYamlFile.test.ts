@@ -1,5 +1,29 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseYamlText } from "../../src/load/readYamlFile.js";
+
+async function yamlFilesIn(dirs: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const dir of dirs) {
+    for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+      if (entry.isFile() && entry.name.endsWith(".yaml"))
+        found.push(join(entry.parentPath, entry.name));
+    }
+  }
+  return found.sort();
+}
+
+const readText = (path: string) => readFile(path, "utf8");
+
+/** The path of every mapping and list in a parsed value, the root's included. */
+function collectionPaths(value: unknown, path: PropertyKey[] = []): PropertyKey[][] {
+  if (typeof value !== "object" || value === null) return [];
+  const entries: [PropertyKey, unknown][] = Array.isArray(value)
+    ? value.map((item, index) => [index, item])
+    : Object.entries(value);
+  return [path, ...entries.flatMap(([key, item]) => collectionPaths(item, [...path, key]))];
+}
 
 const text = `name:
   short: One
@@ -36,10 +60,29 @@ describe("parseYamlText", () => {
     expect(file.locateKey(["name"])).toMatchObject({ line: 1, column: 1, field: "name" });
   });
 
-  it("gives a value's origin as locate does, looking it up only when read", () => {
-    const origin = file.origin(["grid", 1, "show"]);
-    expect(origin.field).toBe("grid[1].show");
-    expect({ ...origin }).toEqual(file.locate(["grid", 1, "show"]));
+  it("gives the origin of every mapping and list as locate does, in any file", async () => {
+    const texts = [
+      ...(await Promise.all((await yamlFilesIn(["data", "test/fixtures"])).map(readText))),
+      "- { a: 1 }\n-   b: 2\n- - x\n  - y\n-\n  c: 3\n",
+      'k: "multi\n  line"\nl: |\n  x\n\n  y\nm:\n  # note\n  a: [ {x: 1}, [2] ]\n',
+      "\ufeffa:\r\n  b: [1]\r\n  c: >\r\n    x\r\n    y\r\n  d: { e: 1 }\r\n",
+      "a: &x\n  b: [1]\nc: *x\nd: &y [ { e: 1 } ]\nf: [*y]\n",
+      "a: b\rc:\r  d: [1]\r",
+    ];
+    expect(texts.length).toBeGreaterThan(60);
+    for (const text of texts) {
+      const parsed = parseYamlText("f.yaml", text);
+      for (const path of collectionPaths(parsed.value)) {
+        expect(parsed.origin(path), `${JSON.stringify(text)} at ${String(path)}`).toEqual(
+          parsed.locate(path),
+        );
+      }
+    }
+  });
+
+  it("gives a value's origin as locate does, also where there is no collection", () => {
+    expect(file.origin(["grid", 1, "show"])).toEqual(file.locate(["grid", 1, "show"]));
+    expect(file.origin(["grid", 5])).toEqual(file.locate(["grid", 5]));
   });
 
   it("takes the value from yaml when the quick parser declines the file", () => {
