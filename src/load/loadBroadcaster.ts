@@ -120,7 +120,7 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
 
 const serviceIdPattern = /^[a-z0-9]{1,16}$/;
 
-/** `given` holds each CRID's special: its position is looked up only for a message. */
+/** `given` holds the special that first gave each CRID; its `.crid` field is made for a message. */
 function repeatedCrids(schedule: Schedule, given: Map<string, SourceRef>): InputProblem[] {
   const problems: InputProblem[] = [];
   const atCrid = (special: SourceRef) => ({ ...special, field: `${special.field}.crid` });
