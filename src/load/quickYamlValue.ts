@@ -12,12 +12,15 @@ import { isScalar, type ScalarTag, Schema } from "yaml";
  * Document then decides, with its own messages.
  */
 export function quickYamlValue(text: string): QuickYaml | undefined {
-  let events: Event[];
   try {
-    events = parseEvents(text, {});
+    return valueOfEvents(text, parseEvents(text, {}));
   } catch {
+    // A syntax error, or anything else js-yaml throws at: `yaml` decides, with its own message.
     return undefined;
   }
+}
+
+function valueOfEvents(text: string, events: Event[]): QuickYaml | undefined {
   let documents = 0;
   let root: unknown = null;
   const open: Collection[] = [];
