@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from "yaml";
+import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, visit } from "yaml";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
 
@@ -69,14 +69,32 @@ function positionsIn(file: string, text: string) {
   const at = (offset: number) => parse().lineCounter.linePos(offset);
 
   function syntaxProblems(): InputProblem[] {
-    return parse().doc.errors.map((error) => {
+    const { doc } = parse();
+    const problems = doc.errors.map((error) => {
       const { line, col } = at(error.pos[0]);
       const message =
         error.code === "DUPLICATE_KEY"
           ? `${keyTextAt(text, error.pos[0])} appears twice in the same mapping (YAML keys must be unique)`
           : `YAML syntax: ${error.message.split("\n")[0]}`;
-      return { file, line, column: col, field: "", severity: "error", message };
+      return { file, line, column: col, field: "", severity: "error" as const, message };
     });
+    // yaml parses an alias without an anchor and throws only when the value is built.
+    visit(doc, {
+      Alias(_, alias) {
+        if (alias.range && alias.resolve(doc) === undefined) {
+          const { line, col } = at(alias.range[0]);
+          problems.push({
+            file,
+            line,
+            column: col,
+            field: "",
+            severity: "error",
+            message: `YAML syntax: *${alias.source} refers to no anchor (&${alias.source} must come before it)`,
+          });
+        }
+      },
+    });
+    return problems;
   }
 
   function locate(path: readonly PropertyKey[]): SourceRef {
