@@ -1,4 +1,4 @@
-import type { Service } from "../load/broadcaster.js";
+import type { Service, Slot } from "../load/broadcaster.js";
 import {
   formatSourceRef,
   InputError,
@@ -7,7 +7,7 @@ import {
 } from "../load/inputProblem.js";
 import { weekdayNames } from "../load/inputSchema.js";
 import { addDays, dateRange, type PlainDate, weekdayIndex } from "../time/plainDate.js";
-import { localDateOf, resolveWallTime } from "../time/wallClock.js";
+import { localDateOf, type WallTimes, wallTimesOn } from "../time/wallClock.js";
 import { programmeCrid, showGroupCrid } from "./programmeCrid.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
 
@@ -51,40 +51,41 @@ export function expandSchedule(
 
   // One day either side, so programmes crossing midnight into the range get their start and end.
   const days = dateRange(addDays(from, -1), addDays(to, 1));
-  const placeLocal = (date: PlainDate, start: number, end: number | undefined) => ({
-    start: resolveWallTime(zone, date, start),
-    end:
-      end === undefined
-        ? undefined
-        : resolveWallTime(zone, end > start ? date : addDays(date, 1), end),
-  });
+  // Each day's wall times are resolved once; an end at or before its start is the next morning.
+  const wallTimes = [...days, addDays(to, 2)].map((date) => wallTimesOn(zone, date));
+  const instantOf = (day: number, minutes: number) => (wallTimes[day] as WallTimes)(minutes);
+  const endOf = (day: number, start: number, end: number) =>
+    instantOf(end > start ? day : day + 1, end);
 
-  const gridSlots: Placed[] = days.flatMap((date) => {
+  const gridSlots: Placed[] = [];
+  const specialSlots: Placed[] = [];
+  days.forEach((date, day) => {
+    const dated = schedule.dates.get(date);
     const weekday = weekdayNames[weekdayIndex(date)] as (typeof weekdayNames)[number];
-    const slots = [...(schedule.dates.get(date)?.slots ?? schedule.week[weekday])].sort(
-      (a, b) => a.start - b.start,
-    );
-    return slots.map((slot) => ({
-      date,
-      ...placeLocal(date, slot.start, slot.end),
-      showId: slot.show,
-      crid: undefined,
-      origin: slot.origin,
-    }));
-  });
-  const grid = chainSlots(gridSlots, overlap);
-
-  const specialSlots: Placed[] = days
-    .flatMap((date) =>
-      (schedule.dates.get(date)?.specials ?? []).map((special) => ({
+    for (const slot of sortedByStart(dated?.slots ?? schedule.week[weekday])) {
+      gridSlots.push({
         date,
-        ...placeLocal(date, special.start, special.end),
+        start: instantOf(day, slot.start),
+        end: slot.end === undefined ? undefined : endOf(day, slot.start, slot.end),
+        showId: slot.show,
+        crid: undefined,
+        origin: slot.origin,
+      });
+    }
+    for (const special of dated?.specials ?? []) {
+      specialSlots.push({
+        date,
+        start: instantOf(day, special.start),
+        end: endOf(day, special.start, special.end),
         showId: special.show,
         crid: special.crid,
         origin: special.origin,
-      })),
-    )
-    .sort((a, b) => a.start - b.start);
+      });
+    }
+  });
+  const grid = chainSlots(gridSlots, overlap);
+
+  specialSlots.sort((a, b) => a.start - b.start);
   const specials = chainSlots(specialSlots, overlap);
 
   if (problems.size > 0) throw new InputError([...problems.values()]);
@@ -92,21 +93,43 @@ export function expandSchedule(
   const airings = [...specials, ...grid.flatMap((airing) => cutAround(airing, specials))].sort(
     (a, b) => a.start - b.start,
   );
-  return airings
-    .map((airing): ProgrammeInstance => {
-      const show = schedule.shows[airing.showId];
-      if (!show) throw new Error(`show ${airing.showId} vanished after loading`);
-      return {
-        crid: airing.crid ?? programmeCrid(cridAuthority, service.id, airing.start),
-        groupCrid: show.group ?? showGroupCrid(cridAuthority, service.id, airing.showId),
-        showId: airing.showId,
-        show,
-        start: airing.start,
-        end: airing.end,
-        billedDate: localDateOf(zone, airing.start),
-      };
-    })
-    .filter((p) => p.billedDate >= from && p.billedDate <= to);
+  const groupCrids = new Map<string, string>();
+  const programmes: ProgrammeInstance[] = [];
+  for (const airing of airings) {
+    const billedDate = localDateOf(zone, airing.start);
+    if (billedDate < from || billedDate > to) continue;
+    const show = schedule.shows[airing.showId];
+    if (!show) throw new Error(`show ${airing.showId} vanished after loading`);
+    let groupCrid = groupCrids.get(airing.showId);
+    if (groupCrid === undefined) {
+      groupCrid = show.group ?? showGroupCrid(cridAuthority, service.id, airing.showId);
+      groupCrids.set(airing.showId, groupCrid);
+    }
+    const derivedCrid = programmeCrid(cridAuthority, service.id, airing.start);
+    programmes.push({
+      crid: airing.crid ?? derivedCrid,
+      derivedCrid: airing.crid === undefined || airing.crid === derivedCrid,
+      groupCrid,
+      showId: airing.showId,
+      show,
+      start: airing.start,
+      end: airing.end,
+      billedDate,
+    });
+  }
+  return programmes;
+}
+
+/** Slots in start order; the days of a weekly grid share their arrays, so each is sorted once. */
+const sortedSlots = new WeakMap<Slot[], Slot[]>();
+
+function sortedByStart(slots: Slot[]): Slot[] {
+  let sorted = sortedSlots.get(slots);
+  if (sorted === undefined) {
+    sorted = [...slots].sort((a, b) => a.start - b.start);
+    sortedSlots.set(slots, sorted);
+  }
+  return sorted;
 }
 
 /**

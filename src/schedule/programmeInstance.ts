@@ -4,6 +4,8 @@ import type { PlainDate } from "../time/plainDate.js";
 /** One airing of a show on one service: what a PI document lists as a programme. */
 export interface ProgrammeInstance {
   crid: string;
+  /** The CRID is the one made from service and start (none was given, or the given one is it). */
+  derivedCrid: boolean;
   /** The show's group CRID (memberOf). */
   groupCrid: string;
   showId: string;

@@ -3,7 +3,6 @@ import { InputError, type InputProblem } from "../load/inputProblem.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
 import { expandSchedule } from "./expandSchedule.js";
-import { programmeCrid } from "./programmeCrid.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
 
 /** The API serves today±7; the build writes one day more on each side so that a nightly build
@@ -46,7 +45,7 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
     const programmes = () => expandSchedule(service, cridAuthority, from, to);
     try {
       for (const programme of programmes()) {
-        if (isDerivedCrid(cridAuthority, service, programme)) continue;
+        if (programme.derivedCrid) continue;
         const other = givenCrids.get(programme.crid);
         if (other) problems.push(cridProblem(service, programme, other));
         else givenCrids.set(programme.crid, { service, programme });
@@ -83,16 +82,12 @@ function givenLikeDerived(
     if (!suspects.has(service.id)) continue;
     for (const programme of programmes()) {
       const given = givenCrids.get(programme.crid);
-      if (given && isDerivedCrid(cridAuthority, service, programme)) {
+      if (given && programme.derivedCrid) {
         problems.push(cridProblem(given.service, given.programme, { service, programme }));
       }
     }
   }
   return problems;
-}
-
-function isDerivedCrid(cridAuthority: string, service: Service, programme: ProgrammeInstance) {
-  return programme.crid === programmeCrid(cridAuthority, service.id, programme.start);
 }
 
 function cridProblem(

@@ -11,6 +11,9 @@ import type { PlainDate } from "./plainDate.js";
  *   occurrence, still on summer time;
  * - a local time that does not exist (the hour skipped when clocks go forward) is the instant
  *   the clocks jump, so a slot billed at 02:30 on that night starts at 03:00 summer time.
+ *
+ * Like the resolver, the shortcuts below rely on a zone never changing its offset twice within
+ * 24 hours: the same offset at two UTC midnights a day apart means no change between them.
  */
 
 const MINUTE_MS = 60_000;
@@ -18,15 +21,18 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /**
- * An Intl offset lookup costs tens of microseconds, and a build asks for the same zone, instant
- * and wall time again and again (every service on the same grid, every day's neighbours): each
- * answer is kept per zone. Cleared when large, so a long-running process stays small.
+ * An Intl offset lookup costs microseconds, and a build asks for the same zone, instant and day
+ * again and again (every service on the same grid, every day's neighbours): each answer is kept
+ * per zone. Cleared when large, so a long-running process stays small.
  */
 const CACHE_LIMIT = 100_000;
 const offsetCache = new Map<string, Map<number, number>>();
-const wallTimeCache = new Map<string, Map<string, number>>();
+const dayCache = new Map<string, Map<PlainDate, WallTimes>>();
 /** Days since 1970-01-01 → the ISO date: every programme asks for its billed date. */
 const dateOfDay = new Map<number, PlainDate>();
+
+/** The UTC instant (ms) of a number of minutes after local midnight on one date in one zone. */
+export type WallTimes = (minutes: number) => number;
 
 function cacheFor<K, V>(caches: Map<string, Map<K, V>>, zone: string): Map<K, V> {
   let cache = caches.get(zone);
@@ -50,20 +56,49 @@ export function offsetMinutes(zone: string, instant: number): number {
 
 /** The UTC instant (ms) of `minutes` after local midnight on `date` in `zone`. */
 export function resolveWallTime(zone: string, date: PlainDate, minutes: number): number {
-  const cache = cacheFor(wallTimeCache, zone);
-  const key = `${date} ${minutes}`;
-  let instant = cache.get(key);
-  if (instant === undefined) {
-    instant = resolveUncached(zone, date, minutes);
-    cache.set(key, instant);
-  }
-  return instant;
+  return wallTimesOn(zone, date)(minutes);
 }
 
-function resolveUncached(zone: string, date: PlainDate, minutes: number): number {
-  const asIfUtc =
-    Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) +
-    minutes * MINUTE_MS;
+/**
+ * resolveWallTime for one zone and date, to call for each time of that day. A day whose offset
+ * holds from the UTC midnight before it to the one two days after (everything the resolver looks
+ * at) is plain arithmetic; a day near an offset change is resolved time by time.
+ */
+export function wallTimesOn(zone: string, date: PlainDate): WallTimes {
+  const cache = cacheFor(dayCache, zone);
+  let wallTimes = cache.get(date);
+  if (wallTimes === undefined) {
+    wallTimes = wallTimesUncached(zone, date);
+    cache.set(date, wallTimes);
+  }
+  return wallTimes;
+}
+
+function wallTimesUncached(zone: string, date: PlainDate): WallTimes {
+  const midnight = Date.UTC(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)),
+  );
+  const offset = offsetMinutes(zone, midnight);
+  const steady =
+    offsetMinutes(zone, midnight - DAY_MS) === offset &&
+    offsetMinutes(zone, midnight + DAY_MS) === offset &&
+    offsetMinutes(zone, midnight + 2 * DAY_MS) === offset;
+  if (steady) return (minutes) => midnight + minutes * MINUTE_MS - offset * MINUTE_MS;
+  const resolved = new Map<number, number>();
+  return (minutes) => {
+    let instant = resolved.get(minutes);
+    if (instant === undefined) {
+      instant = resolveExactly(zone, midnight + minutes * MINUTE_MS);
+      resolved.set(minutes, instant);
+    }
+    return instant;
+  };
+}
+
+/** The instant of the wall time that reads `asIfUtc` on a UTC clock, by the rule above. */
+function resolveExactly(zone: string, asIfUtc: number): number {
   // Any offset in force near this wall time is in force 1 day before or after it.
   const before = offsetMinutes(zone, asIfUtc - 24 * HOUR_MS);
   const after = offsetMinutes(zone, asIfUtc + 24 * HOUR_MS);
@@ -90,7 +125,11 @@ function transitionInstant(zone: string, low: number, high: number): number {
 
 /** The local calendar date in `zone` at `instant`. */
 export function localDateOf(zone: string, instant: number): PlainDate {
-  const day = Math.floor((instant + offsetMinutes(zone, instant) * MINUTE_MS) / DAY_MS);
+  const utcMidnight = Math.floor(instant / DAY_MS) * DAY_MS;
+  const offset = offsetMinutes(zone, utcMidnight);
+  const steadyOffset =
+    offsetMinutes(zone, utcMidnight + DAY_MS) === offset ? offset : offsetMinutes(zone, instant);
+  const day = Math.floor((instant + steadyOffset * MINUTE_MS) / DAY_MS);
   let date = dateOfDay.get(day);
   if (date === undefined) {
     if (dateOfDay.size > CACHE_LIMIT) dateOfDay.clear();

@@ -62,3 +62,57 @@ describe("localDateOf", () => {
     expect(localDateOf("UTC", instant)).toBe("2026-11-22");
   });
 });
+
+describe("resolveWallTime over whole years", () => {
+  const wallClockReading = (zone: string) => {
+    const format = new Intl.DateTimeFormat("en-CA", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    });
+    return (instant: number) => format.format(instant).replace(", ", " ");
+  };
+
+  // Steady days are resolved by arithmetic and days near a switch time by time: both must keep
+  // the rule (a time read on the zone's clock at its first occurrence, a skipped time at the jump).
+  it.each(["Europe/Zurich", "America/Los_Angeles", "Australia/Lord_Howe", "Asia/Kolkata"])(
+    "puts every half hour of 2026 in %s where the zone's clock shows it first",
+    (zone) => {
+      const reading = wallClockReading(zone);
+      const wrong: string[] = [];
+      for (let day = Date.UTC(2026, 0, 1); day < Date.UTC(2027, 0, 1); day += 86_400_000) {
+        const date = new Date(day).toISOString().slice(0, 10);
+        for (let minutes = 0; minutes < 1440; minutes += 30) {
+          const wall = `${date} ${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+          const instant = resolveWallTime(zone, date, minutes);
+          const shown = reading(instant);
+          const skipped = shown > wall && reading(instant - 60_000) < wall;
+          const earlier = [1, 2, 3, 4].some((k) => reading(instant - k * 30 * 60_000) === wall);
+          if ((shown !== wall && !skipped) || earlier) wrong.push(`${wall} → ${iso(instant)}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
+
+  it.each(["Europe/Zurich", "America/Los_Angeles", "Australia/Lord_Howe"])(
+    "gives the date the clock in %s shows at every half hour of 2026",
+    (zone) => {
+      const reading = wallClockReading(zone);
+      const wrong: string[] = [];
+      for (
+        let instant = Date.UTC(2026, 0, 1);
+        instant < Date.UTC(2027, 0, 1);
+        instant += 1_800_000
+      ) {
+        const date = localDateOf(zone, instant);
+        if (date !== reading(instant).slice(0, 10)) wrong.push(`${iso(instant)} → ${date}`);
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
+});
