@@ -90,9 +90,12 @@ export function expandSchedule(
 
   if (problems.size > 0) throw new InputError([...problems.values()]);
 
-  const airings = [...specials, ...grid.flatMap((airing) => cutAround(airing, specials))].sort(
-    (a, b) => a.start - b.start,
-  );
+  const airings = [...specials];
+  for (const airing of grid) {
+    if (specials.length === 0) airings.push(airing);
+    else airings.push(...cutAround(airing, specials));
+  }
+  airings.sort((a, b) => a.start - b.start);
   const groupCrids = new Map<string, string>();
   const programmes: ProgrammeInstance[] = [];
   for (const airing of airings) {

@@ -28,6 +28,8 @@ const DAY_MS = 86_400_000;
 const CACHE_LIMIT = 100_000;
 const offsetCache = new Map<string, Map<number, number>>();
 const dayCache = new Map<string, Map<PlainDate, WallTimes>>();
+/** Days since 1970-01-01 (UTC) → the offset held all that day, or NaN if it changes. */
+const steadyOffsetCache = new Map<string, Map<number, number>>();
 /** Days since 1970-01-01 → the ISO date: every programme asks for its billed date. */
 const dateOfDay = new Map<number, PlainDate>();
 
@@ -125,11 +127,16 @@ function transitionInstant(zone: string, low: number, high: number): number {
 
 /** The local calendar date in `zone` at `instant`. */
 export function localDateOf(zone: string, instant: number): PlainDate {
-  const utcMidnight = Math.floor(instant / DAY_MS) * DAY_MS;
-  const offset = offsetMinutes(zone, utcMidnight);
-  const steadyOffset =
-    offsetMinutes(zone, utcMidnight + DAY_MS) === offset ? offset : offsetMinutes(zone, instant);
-  const day = Math.floor((instant + steadyOffset * MINUTE_MS) / DAY_MS);
+  const steadyOffsets = cacheFor(steadyOffsetCache, zone);
+  const utcDay = Math.floor(instant / DAY_MS);
+  let steadyOffset = steadyOffsets.get(utcDay);
+  if (steadyOffset === undefined) {
+    const offset = offsetMinutes(zone, utcDay * DAY_MS);
+    steadyOffset = offsetMinutes(zone, (utcDay + 1) * DAY_MS) === offset ? offset : Number.NaN;
+    steadyOffsets.set(utcDay, steadyOffset);
+  }
+  const offset = Number.isNaN(steadyOffset) ? offsetMinutes(zone, instant) : steadyOffset;
+  const day = Math.floor((instant + offset * MINUTE_MS) / DAY_MS);
   let date = dateOfDay.get(day);
   if (date === undefined) {
     if (dateOfDay.size > CACHE_LIMIT) dateOfDay.clear();

@@ -38,6 +38,20 @@ describe("selectProgrammeDay", () => {
     ]);
   });
 
+  it("lists the programme on air at midnight even when it started before the margin", () => {
+    const nights = makeService({ daily: ["12:00 day", "22:00-02:00 late", "02:00 night"] });
+    const all = expandSchedule(nights, "radio.example", "2026-11-22", "2026-11-24");
+    const day = selectProgrammeDay(all, "Europe/Zurich", "2026-11-23", 1);
+    expect(day.programmes.map((p) => `${p.billedDate} ${p.showId}`)).toEqual([
+      "2026-11-22 late", // 22:00, two hours before midnight and still on air
+      "2026-11-23 night",
+      "2026-11-23 day",
+      "2026-11-23 late",
+    ]);
+    expect(iso(day.scopeStart)).toBe("2026-11-22T21:00");
+    expect(iso(day.scopeEnd)).toBe("2026-11-24T01:00");
+  });
+
   it("covers the whole day in scope even when nothing is on air", () => {
     const day = selectProgrammeDay([], "Europe/Zurich", "2026-03-29", 6);
     expect(iso(day.scopeStart)).toBe("2026-03-28T23:00");
