@@ -4,10 +4,13 @@ import { checkMediumName } from "./checkMediumName.js";
 import { didYouMean } from "./closestName.js";
 import { findDeadAir } from "./findDeadAir.js";
 import type { InputProblem } from "./inputProblem.js";
-import { type ScheduleInput, type Weekday, weekdayNames } from "./inputSchema.js";
+import {
+  type GridSlotInput,
+  type ScheduleInput,
+  type Weekday,
+  weekdayNames,
+} from "./inputSchema.js";
 import type { YamlFile } from "./readYamlFile.js";
-
-type SlotInput = ScheduleInput["grid"][number]["slots"][number];
 
 /**
  * A schedule file's input → the Schedule model, with the checks that need more than one field:
@@ -34,7 +37,7 @@ export function loadSchedule(
       problems.push(file.error([...path, "end"], `ends when it starts (${start})`));
     }
   };
-  const toSlots = (slots: SlotInput[], base: PropertyKey[]): Slot[] =>
+  const toSlots = (slots: GridSlotInput[], base: PropertyKey[]): Slot[] =>
     slots.map((slot, i) => {
       useShow(slot.show, [...base, i, "show"]);
       checkLength(slot.start, slot.end, [...base, i]);

@@ -140,17 +140,22 @@ describe("a build that cannot write", () => {
   });
 });
 
+/** Another build (a live process: this one) is writing `outDir`. */
+async function holdLock(outDir: string): Promise<void> {
+  await mkdir(join(outDir, "_spi-static"), { recursive: true });
+  const running = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    token: "t",
+  };
+  await writeFile(join(outDir, LOCK_PATH), JSON.stringify(running));
+}
+
 describe("two builds on one output folder", () => {
   it("makes the second exit 4 at once, naming the running build and its lock", async () => {
     const outDir = await mkdtemp(join(tmpdir(), "spi-busy-"));
-    await mkdir(join(outDir, "_spi-static"), { recursive: true });
-    const running = {
-      pid: process.pid,
-      host: hostname(),
-      startedAt: new Date().toISOString(),
-      token: "t",
-    };
-    await writeFile(join(outDir, LOCK_PATH), JSON.stringify(running));
+    await holdLock(outDir);
 
     const run = await runCli(["build", "--data", EXAMPLE, "--out", outDir, "--now", NOW]);
     expect(run.code).toBe(4);
@@ -161,14 +166,7 @@ describe("two builds on one output folder", () => {
 
   it("lets the second wait with --wait until the first has finished", async () => {
     const outDir = await mkdtemp(join(tmpdir(), "spi-wait-"));
-    await mkdir(join(outDir, "_spi-static"), { recursive: true });
-    const running = {
-      pid: process.pid,
-      host: hostname(),
-      startedAt: new Date().toISOString(),
-      token: "t",
-    };
-    await writeFile(join(outDir, LOCK_PATH), JSON.stringify(running));
+    await holdLock(outDir);
 
     const second = runCli([
       "build",

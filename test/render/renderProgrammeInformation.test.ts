@@ -1,24 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { Provider } from "../../src/load/broadcaster.js";
 import { renderProgrammeInformation } from "../../src/render/renderProgrammeInformation.js";
 import { expandSchedule } from "../../src/schedule/expandSchedule.js";
 import { selectProgrammeDay } from "../../src/schedule/selectProgrammeDay.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+import { makeProvider } from "../fixtures/makeProvider.js";
 import { makeService } from "../fixtures/makeService.js";
 
-const provider: Provider = {
-  name: { long: "Test Radio Group" },
-  description: undefined,
-  originator: "Test Radio Group",
-  language: "en",
-  timeZone: "Europe/Zurich",
-  radiodnsHost: "rdns.radio.example",
-  cridAuthority: "radio.example",
-  piMarginHours: 6,
-  logos: [],
-  links: [],
-  keywords: [],
-};
+const provider = makeProvider();
 
 function render(service: ReturnType<typeof makeService>, date: string) {
   const programmes = expandSchedule(service, provider.cridAuthority, "2026-01-01", "2026-12-31");

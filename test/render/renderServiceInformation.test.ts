@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Broadcaster } from "../../src/load/broadcaster.js";
 import { renderServiceInformation } from "../../src/render/renderServiceInformation.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+import { makeProvider } from "../fixtures/makeProvider.js";
 import { makeService } from "../fixtures/makeService.js";
 
 function broadcaster(): Broadcaster {
@@ -46,19 +47,11 @@ function broadcaster(): Broadcaster {
     name: { short: "Klassik", long: "Radio Klassik" },
   });
   return {
-    provider: {
+    provider: makeProvider({
       name: { short: "Test", long: "Test Radio Group" },
       description: { short: "Radio for tests." },
-      originator: "Test Radio Group",
-      language: "en",
-      timeZone: "Europe/Zurich",
-      radiodnsHost: "rdns.radio.example",
-      cridAuthority: "radio.example",
-      piMarginHours: 6,
-      logos: [],
-      links: [],
       keywords: ["radio"],
-    },
+    }),
     services: [klassik, pop],
   };
 }
