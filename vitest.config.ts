@@ -5,6 +5,7 @@ const zoneSensitive = [
   "test/time/**/*.test.ts",
   "test/schedule/**/*.test.ts",
   "test/render/**/*.test.ts",
+  "test/goldenOutput.test.ts",
 ];
 
 export default defineConfig({
