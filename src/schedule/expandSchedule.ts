@@ -9,13 +9,15 @@ import { weekdayNames } from "../load/inputSchema.js";
 import { addDays, dateRange, type PlainDate, weekdayIndex } from "../time/plainDate.js";
 import { localDateOf, type WallTimes, wallTimesOn } from "../time/wallClock.js";
 import { programmeCrid, showGroupCrid } from "./programmeCrid.js";
-import type { ProgrammeInstance } from "./programmeInstance.js";
+import type { AiringKind, ProgrammeInstance } from "./programmeInstance.js";
 
 interface Airing {
   start: number;
   end: number;
   showId: string;
   crid: string | undefined;
+  kind: AiringKind;
+  origin: SourceRef;
 }
 
 interface Placed {
@@ -24,6 +26,7 @@ interface Placed {
   end: number | undefined;
   showId: string;
   crid: string | undefined;
+  kind: AiringKind;
   origin: SourceRef;
 }
 
@@ -69,6 +72,7 @@ export function expandSchedule(
         end: slot.end === undefined ? undefined : endOf(day, slot.start, slot.end),
         showId: slot.show,
         crid: undefined,
+        kind: dated?.slots ? "dated" : "grid",
         origin: slot.origin,
       });
     }
@@ -79,6 +83,7 @@ export function expandSchedule(
         end: endOf(day, special.start, special.end),
         showId: special.show,
         crid: special.crid,
+        kind: "special",
         origin: special.origin,
       });
     }
@@ -118,6 +123,8 @@ export function expandSchedule(
       start: airing.start,
       end: airing.end,
       billedDate,
+      kind: airing.kind,
+      origin: airing.origin,
     });
   }
   return programmes;
@@ -151,7 +158,8 @@ function chainSlots(
     if (end === undefined) return; // the last slot of the range: its end lies beyond it
     if (next && end > next.start) overlap(next.origin, slot.origin, next.date);
     if (end > slot.start) {
-      airings.push({ start: slot.start, end, showId: slot.showId, crid: slot.crid });
+      const { start, showId, crid, kind, origin } = slot;
+      airings.push({ start, end, showId, crid, kind, origin });
     }
   });
   return airings;

@@ -1,4 +1,5 @@
 import type { Show } from "../load/broadcaster.js";
+import type { SourceRef } from "../load/inputProblem.js";
 import type { PlainDate } from "../time/plainDate.js";
 
 /** One airing of a show on one service: what a PI document lists as a programme. */
@@ -15,4 +16,10 @@ export interface ProgrammeInstance {
   end: number;
   /** The local date (service zone) on which the programme is billed to start. */
   billedDate: PlainDate;
+  /** Where it comes from: the weekly grid, a dated day's own slots, or a special laid over them. */
+  kind: AiringKind;
+  /** The slot or special in the YAML that put it there. */
+  origin: SourceRef;
 }
+
+export type AiringKind = "grid" | "dated" | "special";

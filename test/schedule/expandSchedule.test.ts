@@ -86,6 +86,25 @@ describe("expandSchedule", () => {
     expect(airings(service, "2026-12-25").map((a) => [a.show, a.hours])).toEqual([["carols", 24]]);
   });
 
+  it("says where each programme comes from: the grid, a dated day's slots, or a special", () => {
+    const service = makeService({
+      daily: ["00:00 night", "06:00 morning"],
+      dates: [
+        { date: "2026-11-24", specials: ["08:00-09:00 concert"] },
+        { date: "2026-11-25", slots: ["00:00 carols"] },
+      ],
+    });
+    const from = (p: ReturnType<typeof expandSchedule>[number]) =>
+      `${p.billedDate} ${p.showId} ${p.kind} ${p.origin.field}`;
+    expect(expandSchedule(service, "radio.example", "2026-11-24", "2026-11-25").map(from)).toEqual([
+      "2026-11-24 night grid grid[0].slots[0]",
+      "2026-11-24 morning grid grid[0].slots[1]",
+      "2026-11-24 concert special dates[0].specials[0]",
+      "2026-11-24 morning grid grid[0].slots[1]",
+      "2026-11-25 carols dated dates[1].slots[0]",
+    ]);
+  });
+
   it("rejects overlapping slots and names both", () => {
     const service = makeService({ daily: ["06:00-10:00 morning", "09:00 day"] });
     try {
