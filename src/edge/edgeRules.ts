@@ -29,7 +29,7 @@ export interface EdgeSite {
   openMaxAge: number;
 }
 
-/** The static files: Cloudflare's ASSETS binding, or the preview server's serve-handler. */
+/** The static files: Cloudflare's ASSETS binding, or the preview's folderAssets. */
 export interface AssetFetcher {
   fetch(request: Request): Promise<Response>;
 }
@@ -48,7 +48,7 @@ export interface EdgeWorker {
 }
 
 /** The statuses the rules can answer with; anything else is a bug (the property test checks). */
-export const EDGE_STATUSES = [200, 400, 401, 403, 404, 405] as const;
+export const EDGE_STATUSES = [200, 304, 400, 401, 403, 404, 405] as const;
 
 export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   const XML_TYPE = "application/xml; charset=utf-8";
@@ -58,6 +58,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   const DIGEST = /^[0-9a-f]{64}$/;
   /** On every SI and PI answer but 405: the key decides them, so no shared cache may mix callers. */
   const KEYED = { Vary: "Authorization" };
+  const NO_SNIFF = { "X-Content-Type-Options": "nosniff" };
 
   const siUrlPath = `/${site.openSiPath}`;
   const [piPrefix, piMiddle] = site.piPathTemplate.split("{service}") as [string, string];
@@ -189,12 +190,39 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   ): Response {
     const all = new Headers({
       "Content-Type": XML_TYPE,
-      "X-Content-Type-Options": "nosniff",
+      ...NO_SNIFF,
       ...headers,
     });
     return new Response(request.method === "HEAD" ? null : body, { status, headers: all });
   }
 
+  /** The entity tags of an If-None-Match list (RFC 9110 §13.1.2), weak or strong, unquoted. */
+  function entityTags(list: string): string[] {
+    return Array.from(list.matchAll(/(?:W\/)?"([^"]*)"|\*/g), (m) =>
+      m[0] === "*" ? "*" : `${m[1]}`,
+    );
+  }
+
+  /**
+   * RFC 9110 §13.2.2: If-None-Match (weak comparison) decides when present; otherwise
+   * If-Modified-Since against Last-Modified, when the asset store gives one.
+   */
+  function notModified(request: Request, etag: string | null, lastModified: string | null) {
+    const ifNoneMatch = request.headers.get("if-none-match");
+    if (ifNoneMatch !== null) {
+      const current = etag === null ? undefined : entityTags(etag)[0];
+      return entityTags(ifNoneMatch).some((tag) => tag === "*" || tag === current);
+    }
+    const since = Date.parse(request.headers.get("if-modified-since") ?? "");
+    const modified = Date.parse(lastModified ?? "");
+    return !Number.isNaN(since) && !Number.isNaN(modified) && modified <= since;
+  }
+
+  /**
+   * The asset with the validators of the stored file (ETag, Last-Modified when the store has
+   * one) and its exact length; conditional requests that match get 304. The body is read whole
+   * first: documents are small, a HEAD needs the length too, and a 200 is never cut short.
+   */
   async function serveAsset(
     request: Request,
     env: EdgeEnv,
@@ -207,8 +235,18 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
       await asset.body?.cancel();
       return failure(request, 404, "not-found", "This document is not published.", KEYED);
     }
-    if (request.method === "HEAD") await asset.body.cancel();
-    return respond(request, 200, asset.body, { "Cache-Control": cacheControl, ...KEYED });
+    const headers: Record<string, string> = { "Cache-Control": cacheControl, ...KEYED };
+    const etag = asset.headers.get("etag");
+    const lastModified = asset.headers.get("last-modified");
+    if (etag !== null) headers.ETag = etag;
+    if (lastModified !== null) headers["Last-Modified"] = lastModified;
+    if (notModified(request, etag, lastModified)) {
+      await asset.body.cancel();
+      return new Response(null, { status: 304, headers: { ...headers, ...NO_SNIFF } });
+    }
+    const body = await asset.arrayBuffer();
+    headers["Content-Length"] = String(body.byteLength);
+    return respond(request, 200, body, headers);
   }
 
   async function handle(request: Request, env: EdgeEnv): Promise<Response> {

@@ -1,13 +1,13 @@
 import { stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, isIPv4, isIPv6 } from "node:net";
 import { join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
 import type { EdgeEnv, EdgeWorker } from "../edge/edgeRules.js";
-import { startAssetServer } from "./assetServer.js";
+import { folderAssets } from "./folderAssets.js";
 
 export interface PreviewOptions {
   outDir: string;
@@ -52,10 +52,33 @@ function workerLoader(outDir: string) {
   };
 }
 
-/** The URL as the client addressed it (its Host header), so the rules can tell loopback from not. */
-function requestUrl(req: IncomingMessage, fallbackOrigin: string): string {
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (a dual-stack socket's view of 127.0.0.1). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  const ip = address?.replace(/^::ffff:(?=\d+\.)/i, "");
+  return ip === "::1" || (ip !== undefined && isIPv4(ip) && ip.startsWith("127."));
+}
+
+/** Any host name the rules could take for loopback (they allow keys over http there). */
+function looksLikeLoopback(hostname: string): boolean {
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    isLoopbackAddress(hostname.replace(/^\[|\]$/g, "")) ||
+    /^\[::ffff:7f[0-9a-f]{2}:/i.test(hostname)
+  );
+}
+
+/**
+ * The origin the rules see: the client's Host header, as the edge sees it — except that a
+ * client that is not on this machine never gets a loopback origin, whatever Host it sends, so
+ * the rules' loopback exception (keys over plain http) follows the connection's real address.
+ */
+export function requestOrigin(
+  host: string | undefined,
+  remoteAddress: string | undefined,
+  fallbackOrigin: string,
+): string {
   let origin = fallbackOrigin;
-  const host = req.headers.host;
   if (host) {
     try {
       const parsed = new URL(`http://${host}`);
@@ -64,6 +87,15 @@ function requestUrl(req: IncomingMessage, fallbackOrigin: string): string {
       // A malformed Host header: keep the address the server listens on.
     }
   }
+  if (isLoopbackAddress(remoteAddress) || !looksLikeLoopback(new URL(origin).hostname))
+    return origin;
+  const remote = remoteAddress ?? "";
+  return `http://${isIPv6(remote) ? `[${remote}]` : remote || "remote.invalid"}`;
+}
+
+/** The URL as the client addressed it, so the rules can tell loopback from not. */
+function requestUrl(req: IncomingMessage, fallbackOrigin: string): string {
+  const origin = requestOrigin(req.headers.host, req.socket.remoteAddress, fallbackOrigin);
   // Concatenated, not resolved against the origin: `//x` stays a path, as at the edge.
   const target = req.url ?? "/";
   return `${origin}${target.startsWith("/") ? target : `/${target}`}`;
@@ -109,13 +141,12 @@ function internalError(res: ServerResponse, error: unknown) {
 
 /**
  * `spi-static serve`: a Node HTTP server that hands every request to out/_worker.js — the same
- * rules Cloudflare runs — with serve-handler behind it as the ASSETS binding.
+ * rules Cloudflare runs — with the output folder read in process as the ASSETS binding.
  */
 export async function startPreviewServer(options: PreviewOptions): Promise<PreviewServer> {
   const currentWorker = workerLoader(options.outDir);
   await currentWorker();
-  const assetServer = await startAssetServer(options.outDir);
-  const env: EdgeEnv = { ASSETS: assetServer.assets };
+  const env: EdgeEnv = { ASSETS: folderAssets(options.outDir) };
   if (options.now !== undefined) env.SPI_FIXED_NOW = new Date(options.now).toISOString();
   if (options.apiKeySha256) env.API_KEY_SHA256 = options.apiKeySha256;
 
@@ -126,15 +157,10 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
       .then((response) => sendWebResponse(response, res))
       .catch((error: unknown) => internalError(res, error));
   });
-  try {
-    await new Promise<void>((resolvePromise, reject) => {
-      server.once("error", reject);
-      server.listen(options.port, options.host, resolvePromise);
-    });
-  } catch (error) {
-    await assetServer.close();
-    throw error;
-  }
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, resolvePromise);
+  });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   origin = `http://${host}:${address.port}`;
@@ -143,7 +169,6 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
-      await assetServer.close();
     },
   };
 }

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/buildSite.js";
 import { digestOfKey } from "../../src/edge/apiKeys.js";
 import { edgeSiteOf } from "../../src/edge/edgeFiles.js";
-import type { AssetFetcher, EdgeSite } from "../../src/edge/edgeRules.js";
+import type { EdgeSite } from "../../src/edge/edgeRules.js";
 import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
 
 /** The example broadcaster, built at a fixed clock: Monday 23 November 2026, 09:00 in Zurich. */
@@ -30,18 +30,4 @@ export async function buildTestSite(): Promise<BuiltSite> {
   });
   const broadcaster = await loadBroadcaster(DATA_DIR);
   return { outDir, site: edgeSiteOf(broadcaster, VALID_KEYS.map(digestOfKey)) };
-}
-
-/** ASSETS for the rule module run directly: the output folder read from disk. */
-export function folderAssets(outDir: string): AssetFetcher {
-  return {
-    async fetch(request: Request) {
-      const path = decodeURIComponent(new URL(request.url).pathname);
-      try {
-        return new Response(await readFile(join(outDir, path)));
-      } catch {
-        return new Response("missing", { status: 404 });
-      }
-    },
-  };
 }

@@ -32,7 +32,7 @@ describe("the edge files of a build", () => {
     expect(worker).toContain(
       `export default createEdgeWorker(${JSON.stringify(built.site, null, 2)});`,
     );
-    expect(worker).not.toMatch(/\bimport\b|\brequire\(|node:|process\.|Buffer/);
+    expect(worker).not.toMatch(/\bimport\b|\brequire\(|node:|process\.|\bBuffer\b/);
   });
 
   it("make Pages run the worker for every path, and wrangler run it before any asset", async () => {

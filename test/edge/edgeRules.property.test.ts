@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createEdgeWorker, EDGE_STATUSES, type EdgeWorker } from "../../src/edge/edgeRules.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
-import { type BuiltSite, buildTestSite, folderAssets, VALID_KEYS } from "./builtSite.js";
+import { folderAssets } from "../../src/serve/folderAssets.js";
+import { type BuiltSite, buildTestSite, VALID_KEYS } from "./builtSite.js";
 
 let built: BuiltSite;
 let worker: EdgeWorker;

@@ -53,6 +53,8 @@ export interface Expected {
   open?: boolean;
   /** `Vary: Authorization` expected (every SI and PI answer except 405). */
   vary: boolean;
+  /** The status instead, where the asset store gives no Last-Modified (Cloudflare's). */
+  withoutLastModified?: number;
 }
 
 export interface MatrixRow {
@@ -66,6 +68,11 @@ export interface MatrixRow {
   expected: Expected;
   /** The preview server speaks plain http only. */
   httpsOnly: boolean;
+  /**
+   * The earlier row whose answer's validators fill `{etag}` and `{last-modified}` in this row's
+   * headers: each way has its own (workerd's asset store hashes differently, has no mtime).
+   */
+  probe?: MatrixRow;
 }
 
 const LOOPBACK = "http://127.0.0.1";
@@ -92,10 +99,14 @@ function row(
     headers?: Record<string, string>;
     origin?: string;
     setup?: SetupName;
+    probe?: string;
   } = {},
 ) {
   const origin = options.origin ?? LOOPBACK;
+  const probe = rows.find((earlier) => earlier.name === options.probe);
+  if (options.probe !== undefined && probe === undefined) throw new Error(options.probe);
   rows.push({
+    ...(probe && { probe }),
     name,
     setup: options.setup ?? "build",
     method: options.method ?? "GET",
@@ -251,6 +262,75 @@ row("override: the secret's key gets PI", pi("news", TODAY), piOk("news", TODAY)
   headers: key(OVERRIDE_KEY),
 });
 
+// Conditional requests (RFC 9110 §13), like a CDN revalidating: the rules answer 304 when the
+// stored file's validators match, after the key checks, and never across representations.
+const notModified = (ok: Expected, withoutLastModified?: number): Expected => ({
+  ...ok,
+  status: 304,
+  ...(withoutLastModified && { withoutLastModified }),
+});
+const LONG_AGO = "Thu, 01 Jan 1970 00:00:00 GMT";
+const piToday = pi("news", TODAY);
+const piProbe = "PI news today";
+row("SI If-None-Match its ETag", si, notModified(openSi), {
+  headers: { "if-none-match": "{etag}" },
+  probe: "SI without a key",
+});
+row("SI HEAD If-None-Match its ETag", si, notModified(openSi), {
+  method: "HEAD",
+  headers: { "if-none-match": "{etag}" },
+  probe: "SI without a key",
+});
+row("SI If-None-Match its weak ETag", si, notModified(openSi), {
+  headers: { "if-none-match": "W/{etag}" },
+  probe: "SI without a key",
+});
+row("SI If-None-Match a list holding its ETag", si, notModified(openSi), {
+  headers: { "if-none-match": '"other", {etag} ,W/"x"' },
+  probe: "SI without a key",
+});
+row("SI If-None-Match *", si, notModified(openSi), { headers: { "if-none-match": "*" } });
+row("SI If-None-Match another ETag", si, openSi, { headers: { "if-none-match": '"0a1b2c"' } });
+row("SI with a key, If-None-Match the open SI's ETag: the keyed SI", si, keyedSi, {
+  headers: { ...key(KEY), "if-none-match": "{etag}" },
+  probe: "SI without a key",
+});
+row("SI with a key, If-None-Match the keyed SI's ETag", si, notModified(keyedSi), {
+  headers: { ...key(SECOND_KEY), "if-none-match": "{etag}" },
+  probe: "SI with a valid key",
+});
+row("SI with an invalid key, If-None-Match *", si, err(403, "key-invalid"), {
+  headers: { ...key("wrong-key-0000000000"), "if-none-match": "*" },
+});
+row("SI POST If-None-Match *", si, err(405, "method-not-allowed", false), {
+  method: "POST",
+  headers: { "if-none-match": "*" },
+});
+row("PI If-None-Match its ETag", piToday, notModified(piOk("news", TODAY)), {
+  headers: { ...key(KEY), "if-none-match": "{etag}" },
+  probe: piProbe,
+});
+row("PI HEAD If-None-Match its ETag", piToday, notModified(piOk("news", TODAY)), {
+  method: "HEAD",
+  headers: { ...key(KEY), "if-none-match": "{etag}" },
+  probe: piProbe,
+});
+row("PI without a key, If-None-Match its ETag", piToday, err(401, "key-required"), {
+  headers: { "if-none-match": "{etag}" },
+  probe: piProbe,
+});
+row("PI If-Modified-Since its Last-Modified", piToday, notModified(piOk("news", TODAY), 200), {
+  headers: { ...key(KEY), "if-modified-since": "{last-modified}" },
+  probe: piProbe,
+});
+row("PI If-Modified-Since long ago", piToday, piOk("news", TODAY), {
+  headers: { ...key(KEY), "if-modified-since": LONG_AGO },
+});
+row("PI If-None-Match another ETag wins over If-Modified-Since", piToday, piOk("news", TODAY), {
+  headers: { ...key(KEY), "if-none-match": '"0a1b2c"', "if-modified-since": "{last-modified}" },
+  probe: piProbe,
+});
+
 // The keyed SI is never reachable by a path of its own, however it is spelt: always 404.
 const keyedVariants = [
   `/${KEYED_SI_PATH}`,
@@ -345,6 +425,13 @@ export interface Observed {
   status: number;
   headers: Record<string, string | null>;
   body: string;
+  /** The answer's validators as sent: they differ between the ways (not compared). */
+  validators: Validators;
+}
+
+export interface Validators {
+  etag: string | null;
+  lastModified: string | null;
 }
 
 export const HEADERS_THAT_MATTER = [
@@ -354,11 +441,43 @@ export const HEADERS_THAT_MATTER = [
   "allow",
   "www-authenticate",
   "x-content-type-options",
+  "content-length",
 ] as const;
 
+/** Every request asks for the bytes as stored, so Content-Length survives workerd's transport. */
+export const REQUEST_DEFAULTS = { "accept-encoding": "identity" } as const;
+
+/** The row's headers, with `{etag}` and `{last-modified}` taken from its probe's answer. */
+export function headersOf(row: MatrixRow, seen: Map<MatrixRow, Observed>): Record<string, string> {
+  const validators = row.probe ? seen.get(row.probe)?.validators : undefined;
+  if (row.probe && !validators) throw new Error(`${row.name}: its probe has not been sent`);
+  const fill = (value: string) =>
+    value
+      .replace("{etag}", validators?.etag ?? '"no-etag"')
+      // Without one (workerd) a date the file cannot be older than: never 304, as expected.
+      .replace("{last-modified}", validators?.lastModified ?? "Sat, 01 Jan 2000 00:00:00 GMT");
+  return {
+    ...REQUEST_DEFAULTS,
+    ...Object.fromEntries(Object.entries(row.headers).map(([name, value]) => [name, fill(value)])),
+  };
+}
+
+/** ETag kinds (not values) are compared between ways; Content-Length of error bodies is not. */
+export function observeParts(status: number, headers: Headers, body: string): Observed {
+  const etag = headers.get("etag");
+  const kind = etag === null ? null : etag.startsWith("W/") ? "weak" : "strong";
+  const matter = Object.fromEntries(
+    HEADERS_THAT_MATTER.map((name) => [name, headers.get(name)]),
+  ) as Record<string, string | null>;
+  if (status !== 200) matter["content-length"] = null;
+  return {
+    status,
+    headers: { ...matter, etag: kind },
+    body,
+    validators: { etag, lastModified: headers.get("last-modified") },
+  };
+}
+
 export async function observe(response: Response): Promise<Observed> {
-  const headers = Object.fromEntries(
-    HEADERS_THAT_MATTER.map((name) => [name, response.headers.get(name)]),
-  );
-  return { status: response.status, headers, body: await response.text() };
+  return observeParts(response.status, response.headers, await response.text());
 }

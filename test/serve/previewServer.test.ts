@@ -1,13 +1,16 @@
 import { mkdtemp } from "node:fs/promises";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/buildSite.js";
 import { digestOfKey } from "../../src/edge/apiKeys.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
-import { startAssetServer } from "../../src/serve/assetServer.js";
-import { type PreviewServer, startPreviewServer } from "../../src/serve/previewServer.js";
+import {
+  type PreviewServer,
+  requestOrigin,
+  startPreviewServer,
+} from "../../src/serve/previewServer.js";
 import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
 
 const FIRST_KEY = "preview-key-first-0001";
@@ -27,9 +30,9 @@ async function build(keys: string) {
 }
 
 /** One request written by hand, for request lines and headers a client library would not send. */
-function rawRequest(port: number, text: string): Promise<string> {
+function rawRequest(port: number, text: string, address = "127.0.0.1"): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(text));
+    const socket = connect(port, address, () => socket.write(text));
     const chunks: Buffer[] = [];
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
@@ -123,18 +126,53 @@ describe("the preview server", () => {
   });
 });
 
-describe("the asset server behind the rules", () => {
-  it("serves files only to requests with its token, so the keyed SI stays behind the rules", async () => {
-    const assets = await startAssetServer(outDir);
-    try {
-      const direct = await fetch(`${assets.origin}/${KEYED_SI_PATH}`);
-      expect(direct.status).toBe(404);
-      expect(await direct.text()).toBe("");
-      const viaBinding = await assets.assets.fetch(new Request(`http://any.host/${KEYED_SI_PATH}`));
-      expect(viaBinding.status).toBe(200);
-      expect(await viaBinding.text()).toContain("<serviceInformation");
-    } finally {
-      await assets.close();
-    }
+/** An address of this machine that is not loopback: connections from it are not local. */
+const outsideAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((info) => info?.family === "IPv4" && !info.internal)?.address;
+
+describe("the loopback exception for keys over http", () => {
+  const keyedRequest = (host: string) =>
+    `GET /${OPEN_SI_PATH} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ClientIdentifier ${FIRST_KEY}\r\nConnection: close\r\n\r\n`;
+
+  it.skipIf(outsideAddress === undefined)(
+    "follows the connection's address, not the Host header: a remote client saying Host: localhost gets 400",
+    async () => {
+      const open = await startPreviewServer({
+        outDir,
+        port: 0,
+        host: "0.0.0.0",
+        now: Date.parse(BUILD_NOW),
+      });
+      try {
+        const port = Number(new URL(open.origin).port);
+        for (const host of ["localhost", `127.0.0.1:${port}`, "[::1]", "127.1", "a.localhost"]) {
+          const remote = await rawRequest(port, keyedRequest(host), outsideAddress);
+          expect(remote, host).toMatch(/^HTTP\/1\.1 400 /);
+          expect(remote).toContain('code="https-required"');
+        }
+        const local = await rawRequest(port, keyedRequest("localhost"));
+        expect(local).toMatch(/^HTTP\/1\.1 200 /);
+        expect(local).toContain('<bearer id="http');
+      } finally {
+        await open.close();
+      }
+    },
+  );
+
+  it("gives a remote client its own address as the origin when its Host looks like loopback", () => {
+    const fallback = "http://0.0.0.0:8080";
+    expect(requestOrigin("localhost:8080", "192.0.2.7", fallback)).toBe("http://192.0.2.7");
+    expect(requestOrigin("[::1]", "2001:db8::7", fallback)).toBe("http://[2001:db8::7]");
+    expect(requestOrigin("[::ffff:7f00:1]", "::ffff:192.0.2.7", fallback)).toBe(
+      "http://[::ffff:192.0.2.7]",
+    );
+    expect(requestOrigin(undefined, "192.0.2.7", "http://127.0.0.1:8080")).toBe("http://192.0.2.7");
+    expect(requestOrigin("spi.example", "192.0.2.7", fallback)).toBe("http://spi.example");
+    expect(requestOrigin("localhost:8080", "127.0.0.1", fallback)).toBe("http://localhost:8080");
+    expect(requestOrigin("localhost:8080", "::ffff:127.0.0.1", fallback)).toBe(
+      "http://localhost:8080",
+    );
+    expect(requestOrigin("localhost", "::1", fallback)).toBe("http://localhost");
   });
 });

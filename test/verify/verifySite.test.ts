@@ -1,10 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import serveHandler from "serve-handler";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/buildSite.js";
 import { programmeInformationPath } from "../../src/publish/siteLayout.js";
@@ -32,7 +31,13 @@ async function preview(options: { now?: number; outDir?: string } = {}): Promise
 
 /** What the README warns against: a plain static server, which knows nothing of keys. */
 async function plainStaticServer(): Promise<string> {
-  const server: Server = createServer((req, res) => serveHandler(req, res, { public: outDir }));
+  const server: Server = createServer((req, res) => {
+    const path = join(outDir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
+    readFile(path).then(
+      (bytes) => res.writeHead(200, { "Content-Type": "application/xml" }).end(bytes),
+      () => res.writeHead(404).end(),
+    );
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   servers.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
