@@ -3,7 +3,8 @@ import { formatProblem, InputError } from "../load/inputProblem.js";
 import { BuildLockBusyError } from "../publish/buildLock.js";
 import { PublishError } from "../publish/publishError.js";
 import { isCalendarDate } from "../time/plainDate.js";
-import { defaultDataDir } from "./defaultDataDir.js";
+import { countOf } from "./countOf.js";
+import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
 import { progressLine } from "./progressLine.js";
 
@@ -51,7 +52,7 @@ export function registerBuildCommand(program: Command) {
   program
     .command("build")
     .description("render every SI and PI document from the data folder into the output folder")
-    .option("--data <dir>", "folder with provider.yaml, services/ and schedules/", defaultDataDir())
+    .option("--data <dir>", "folder with provider.yaml, services/ and schedules/ (default: ./data)")
     .option("--out <dir>", "output folder, hosted as the site root", "out")
     .option(
       "--now <instant>",
@@ -80,7 +81,7 @@ export function registerBuildCommand(program: Command) {
     )
     .action(
       async (options: {
-        data: string;
+        data?: string;
         out: string;
         now?: number;
         quiet?: boolean;
@@ -90,11 +91,12 @@ export function registerBuildCommand(program: Command) {
         keepGoing?: boolean;
         force?: boolean;
       }) => {
+        const dataDir = resolveDataDir(options.data);
         const progress = options.quiet || options.json ? undefined : progressLine();
         try {
           const { buildSite } = await import("../buildSite.js");
           const summary = await buildSite({
-            dataDir: options.data,
+            dataDir,
             outDir: options.out,
             now: options.now ?? Date.now(),
             keys: { keysFile: options.keysFile, keysList: process.env.SPI_API_KEYS },
@@ -113,7 +115,7 @@ export function registerBuildCommand(program: Command) {
             }
             if (broken.length > 0) {
               console.error(
-                `spi-static: left out ${broken.length} service(s) with errors: ${broken.join(", ")}; the others were published`,
+                `spi-static: left out ${countOf(broken.length, "service")} with errors: ${broken.join(", ")}; the others were published`,
               );
             }
           }
@@ -121,14 +123,14 @@ export function registerBuildCommand(program: Command) {
             const seconds = (summary.milliseconds / 1000).toFixed(2);
             console.log(
               summary.upToDate
-                ? `spi-static: up to date: the ${summary.unchanged} files in ${options.out} were built at ${summary.builtAt} ` +
+                ? `spi-static: up to date: the ${countOf(summary.unchanged, "file")} in ${options.out} were built at ${summary.builtAt} ` +
                     `from the same program, data and keys for ${summary.today}; checked in ${seconds} s (--force renders anyway)`
-                : `spi-static: ${summary.rendered} documents rendered for ${summary.services} services around ${summary.today}, ` +
+                : `spi-static: ${summary.rendered} documents rendered for ${countOf(summary.services, "service")} around ${summary.today}, ` +
                     `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed in ${seconds} s → ${options.out}`,
             );
             if (summary.foreign.length > 0) {
               console.log(
-                `spi-static: ${summary.foreign.length} file(s) in ${options.out} not written by spi-static, left alone: ` +
+                `spi-static: ${countOf(summary.foreign.length, "file")} in ${options.out} not written by spi-static, left alone: ` +
                   `${summary.foreign.slice(0, 10).join(", ")}${summary.foreign.length > 10 ? ", …" : ""}`,
               );
             }
@@ -164,7 +166,9 @@ export function registerBuildCommand(program: Command) {
           } else {
             for (const problem of error.problems) console.error(formatProblem(problem));
             const count = error.problems.filter((p) => p.severity === "error").length;
-            console.error(`spi-static: ${count} error(s) in ${options.data}; nothing was written`);
+            console.error(
+              `spi-static: ${countOf(count, "error")} in ${dataDir}; nothing was written`,
+            );
           }
           process.exitCode = EXIT.invalidInput;
         }

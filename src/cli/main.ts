@@ -1,10 +1,12 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerBuildCommand } from "./buildCommand.js";
 import { EXIT } from "./exitCodes.js";
 import { registerInitCommand } from "./initCommand.js";
 import { registerSchemaCommand } from "./schemaCommand.js";
 import { registerServeCommand } from "./serveCommand.js";
+import { UsageError } from "./usageError.js";
 import { registerValidateCommand } from "./validateCommand.js";
 import { registerVerifyCommand } from "./verifyCommand.js";
 
@@ -12,6 +14,7 @@ const program = new Command("spi-static")
   .description(
     "Pre-renders a broadcaster's RadioDNS SPI 3.1 API (ETSI TS 102 818) as static files.",
   )
+  .version(packageVersion(), "-v, --version", "print the version of spi-static")
   .exitOverride()
   .showHelpAfterError()
   .addHelpText(
@@ -43,8 +46,16 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  } else if (error instanceof UsageError) {
+    console.error(`spi-static: ${error.message}`);
+    process.exitCode = EXIT.usage;
   } else {
     console.error(`spi-static: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = EXIT.failure;
   }
+}
+
+function packageVersion(): string {
+  const packageJson = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(packageJson) as { version: string }).version;
 }

@@ -1,6 +1,5 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { parseInstant } from "./buildCommand.js";
-import { defaultDataDir } from "./defaultDataDir.js";
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -51,7 +50,7 @@ digests built into the worker, as the deployment's secret does.`,
         now: options.now,
         apiKeySha256: process.env.API_KEY_SHA256,
       });
-      const examples = await previewExamples(preview.origin, options.out, defaultDataDir());
+      const examples = await previewExamples(preview.origin, options.out, "data");
       const key = examples.demoKey ?? "<your key>";
       const auth = `-H "Authorization: ClientIdentifier ${key}"`;
       console.log(

@@ -1,11 +1,12 @@
 import type { Command } from "commander";
 import { formatProblem } from "../load/inputProblem.js";
 import { parseInstant } from "./buildCommand.js";
-import { defaultDataDir } from "./defaultDataDir.js";
+import { countOf } from "./countOf.js";
+import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
 
 export interface ValidateOptions {
-  data: string;
+  data?: string;
   now?: number;
   json?: boolean;
 }
@@ -16,7 +17,7 @@ export function registerValidateCommand(program: Command) {
     .description(
       "check the data folder without writing anything; every error and warning with its file:line:column",
     )
-    .option("--data <dir>", "folder with provider.yaml, services/ and schedules/", defaultDataDir())
+    .option("--data <dir>", "folder with provider.yaml, services/ and schedules/ (default: ./data)")
     .option(
       "--now <instant>",
       "the clock whose build window is checked (ISO instant)",
@@ -34,9 +35,10 @@ export function registerValidateCommand(program: Command) {
 export async function validate(
   options: ValidateOptions,
 ): Promise<{ lines: string[]; exitCode: number }> {
+  const dataDir = resolveDataDir(options.data);
   const { validateData } = await import("../validateData.js");
   const { problems, brokenServices, scheduled } = await validateData(
-    options.data,
+    dataDir,
     options.now ?? Date.now(),
   );
   const errors = problems.filter((p) => p.severity === "error").length;
@@ -47,13 +49,9 @@ export async function validate(
     return { lines: [JSON.stringify(report)], exitCode };
   }
   const services = scheduled?.services.length ?? 0;
-  const verdict = errors === 0 ? "valid" : `invalid (${errors} ${plural(errors, "error")})`;
+  const verdict = errors === 0 ? "valid" : `invalid (${countOf(errors, "error")})`;
   const summary =
-    `spi-static: ${options.data} is ${verdict}, ${warnings} ${plural(warnings, "warning")}, ` +
-    `${services} ${plural(services, "service")} ready to build`;
+    `spi-static: ${dataDir} is ${verdict}, ${countOf(warnings, "warning")}, ` +
+    `${countOf(services, "service")} ready to build`;
   return { lines: [...problems.map(formatProblem), summary], exitCode };
-}
-
-function plural(count: number, noun: string): string {
-  return count === 1 ? noun : `${noun}s`;
 }

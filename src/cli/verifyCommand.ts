@@ -1,12 +1,47 @@
-import type { Command } from "commander";
+import { readFile } from "node:fs/promises";
+import { type Command, InvalidArgumentError } from "commander";
+import { formatProblem, InputError } from "../load/inputProblem.js";
 import { parseInstant } from "./buildCommand.js";
 import { EXIT } from "./exitCodes.js";
+import { UsageError } from "./usageError.js";
 
 interface VerifyCommandOptions {
   key?: string;
+  keysFile?: string;
+  withoutKey?: boolean;
   now?: number;
   json?: boolean;
-  timeout: string;
+  timeout: number;
+}
+
+function parseBaseUrl(value: string): string {
+  if (!/^https?:\/\/[^/\s]/i.test(value) || !URL.canParse(value)) {
+    throw new InvalidArgumentError(
+      "expected an http(s) URL, e.g. https://spi.example.org or http://127.0.0.1:8080",
+    );
+  }
+  return value;
+}
+
+function parseTimeout(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) {
+    throw new InvalidArgumentError("expected a positive number of seconds, e.g. 15");
+  }
+  return seconds;
+}
+
+/** The first key of a keys file, read as the build reads it (comments and blank lines skipped). */
+async function firstKeyOf(path: string): Promise<string> {
+  const { parseKeysFile } = await import("../edge/apiKeys.js");
+  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `--keys-file ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
+    );
+  });
+  const [key] = parseKeysFile(text, path);
+  if (key === undefined) throw new UsageError(`${path} holds no key`);
+  return key;
 }
 
 export function registerVerifyCommand(program: Command) {
@@ -15,13 +50,19 @@ export function registerVerifyCommand(program: Command) {
     .description(
       "check a deployed site (or the local preview) like a client would; exit 3 if any check fails",
     )
-    .argument("<baseUrl>", "the site root, e.g. https://spi.example.org or http://127.0.0.1:8080")
+    .argument(
+      "<baseUrl>",
+      "the site root, e.g. https://spi.example.org or http://127.0.0.1:8080",
+      parseBaseUrl,
+    )
+    .option("--key <key>", "a valid API key (default: $SPI_VERIFY_KEY)")
+    .option("--keys-file <path>", "take the key from this keys file (its first key)")
     .option(
-      "--key <key>",
-      "a valid API key (default: $SPI_VERIFY_KEY); without one, keyed checks are skipped",
+      "--without-key",
+      "check without a key: the checks that need one are skipped, as expected (otherwise a skip fails)",
     )
     .option("--now <instant>", "the clock the site should agree with (ISO instant)", parseInstant)
-    .option("--timeout <seconds>", "per request", "15")
+    .option("--timeout <seconds>", "per request", parseTimeout, 15)
     .option("--json", "print the report as one line of JSON")
     .addHelpText(
       "after",
@@ -29,38 +70,48 @@ export function registerVerifyCommand(program: Command) {
 Checks: open SI (no stream URLs), keyed SI, 403 for an invalid key, a PI per service for today,
 401 without a key, 404 for an unknown service and for dates outside the window, 400 for a
 malformed date, every spelling of the keyed SI's path without a key, and the schema validity
-of every document fetched. Exit codes: 0 all passed, 2 usage error, 3 a check failed.`,
+of every document fetched. Without a key the checks that need one are skipped, which fails
+unless --without-key says it is expected. Exit codes: 0 all passed, 2 usage error, 3 a check
+failed or the site cannot be reached.`,
     )
     .action(async (baseUrl: string, options: VerifyCommandOptions) => {
       const { VerifyUsageError, verifySite } = await import("../verify/verifySite.js");
       try {
+        const key = options.keysFile
+          ? await firstKeyOf(options.keysFile)
+          : (options.key ?? process.env.SPI_VERIFY_KEY);
         const report = await verifySite({
           baseUrl,
-          key: options.key ?? process.env.SPI_VERIFY_KEY,
+          key,
+          withoutKey: options.withoutKey,
           now: options.now ?? Date.now(),
-          timeoutMs: Number(options.timeout) * 1000,
+          timeoutMs: options.timeout * 1000,
         });
         if (options.json) {
           console.log(JSON.stringify({ baseUrl, ...report }));
         } else {
           for (const check of report.checks) {
-            const mark = check.skipped ? "-" : check.ok ? "✓" : "✗";
+            const mark = !check.ok ? "✗" : check.skipped ? "-" : "✓";
             console.log(
               `${mark} ${check.name}: ${check.skipped ? "skipped, " : ""}${check.detail}`,
             );
           }
+          const passed = report.checks.filter((c) => c.ok && !c.skipped).length;
           const failed = report.checks.filter((c) => !c.ok).length;
           const skipped = report.checks.filter((c) => c.skipped).length;
-          const passed = report.checks.length - failed - skipped;
           console.log(
             `spi-static verify: ${passed} passed, ${failed} failed, ${skipped} skipped — ${baseUrl}`,
           );
         }
         if (!report.ok) process.exitCode = EXIT.failure;
       } catch (error) {
+        if (error instanceof InputError) {
+          for (const problem of error.problems) console.error(formatProblem(problem));
+          process.exitCode = EXIT.usage;
+          return;
+        }
         if (!(error instanceof VerifyUsageError)) throw error;
-        console.error(`spi-static verify: ${error.message}`);
-        process.exitCode = EXIT.usage;
+        throw new UsageError(error.message);
       }
     });
 }

@@ -51,15 +51,19 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
     providerFile && providerInput && toProvider(providerInput, providerFile, problems);
   const providerIsValid = !problems.some((p) => p.severity === "error");
 
-  const serviceFiles = await listYaml(join(dataDir, "services"));
-  if (serviceFiles.length === 0) {
+  const { files: serviceFiles, misnamed } = await listYaml(
+    join(dataDir, "services"),
+    display,
+    problems,
+  );
+  if (serviceFiles.length === 0 && misnamed.length === 0) {
     problems.push(
       atFileStart(display(join(dataDir, "services")), "has no service files (<id>.yaml)"),
     );
   }
 
   const services: Service[] = [];
-  const brokenServices: string[] = [];
+  const brokenServices: string[] = [...misnamed];
   const idsInUse = new Map<string, string>();
   // The schedule names a service file stands for, even one too broken to give its id.
   const claimed = new Set<string>();
@@ -73,7 +77,7 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
     // A service file with errors still names its schedule, which is checked all the same.
     const rawId = (file?.value as { id?: unknown } | undefined)?.id;
     const id = input?.id ?? (typeof rawId === "string" ? rawId : undefined);
-    claimed.add(basename(path).replace(/\.ya?ml$/, ""));
+    claimed.add(basename(path).replace(/\.yaml$/, ""));
     if (id !== undefined) claimed.add(id);
 
     const earlier = id === undefined ? undefined : idsInUse.get(id);
@@ -100,8 +104,8 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
     else brokenServices.push(id ?? display(path));
   }
 
-  for (const path of await listYaml(join(dataDir, "schedules"))) {
-    const id = basename(path).replace(/\.ya?ml$/, "");
+  for (const path of (await listYaml(join(dataDir, "schedules"), display, problems)).files) {
+    const id = basename(path).replace(/\.yaml$/, "");
     if (!claimed.has(id)) {
       problems.push({
         ...atFileStart(display(path), `belongs to no service (no services/*.yaml has id "${id}")`),
@@ -160,12 +164,29 @@ function atFileStart(file: string, message: string): InputProblem {
   return { file, line: 1, column: 1, field: "", severity: "error", message };
 }
 
-async function listYaml(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return names
-    .filter((name) => name.endsWith(".yaml") || name.endsWith(".yml"))
-    .sort()
-    .map((name) => join(dir, name));
+/**
+ * The `.yaml` files of a folder, and its `.yml` files (shown as `display` does), each reported
+ * as an error rather than ignored: every file spi-static reads is named `.yaml` (provider.yaml,
+ * schedules/<id>.yaml), so one spelling holds everywhere.
+ */
+async function listYaml(
+  dir: string,
+  display: (path: string) => string,
+  problems: InputProblem[],
+): Promise<{ files: string[]; misnamed: string[] }> {
+  const names = (await readdir(dir).catch(() => [] as string[])).sort();
+  const misnamed = names.filter((name) => name.endsWith(".yml")).map((n) => display(join(dir, n)));
+  for (const path of misnamed) {
+    const renamed = basename(path).replace(/\.yml$/, ".yaml");
+    problems.push(
+      atFileStart(
+        path,
+        `is a .yml file: rename it to ${renamed} (spi-static reads only .yaml files)`,
+      ),
+    );
+  }
+  const files = names.filter((name) => name.endsWith(".yaml")).map((name) => join(dir, name));
+  return { files, misnamed };
 }
 
 function toProvider(input: ProviderInput, file: YamlFile, problems: InputProblem[]): Provider {

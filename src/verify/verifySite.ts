@@ -9,6 +9,8 @@ export interface VerifyOptions {
   baseUrl: string;
   /** A valid API key; without it the checks that need one are skipped. */
   key?: string | undefined;
+  /** Without a key, the skipped checks count as passed (else as failed: nothing was proven). */
+  withoutKey?: boolean | undefined;
   /** The clock the site is expected to agree with (UTC ms). */
   now: number;
   timeoutMs?: number;
@@ -17,7 +19,7 @@ export interface VerifyOptions {
 export interface VerifyCheck {
   name: string;
   ok: boolean;
-  /** Not run: it needs a key. Counts as passed. */
+  /** Not run: it needs a key. Passed only when that was expected (`withoutKey`). */
   skipped?: true;
   detail: string;
 }
@@ -57,6 +59,9 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
   const base = new URL(options.baseUrl);
   if (base.protocol !== "http:" && base.protocol !== "https:") {
     throw new VerifyUsageError(`${options.baseUrl} is not an http(s) URL`);
+  }
+  if (options.key && options.withoutKey) {
+    throw new VerifyUsageError("--without-key and a key contradict each other");
   }
   if (options.key && base.protocol === "http:" && !isLoopback(base.hostname)) {
     throw new VerifyUsageError(
@@ -114,7 +119,25 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
     if (last?.ok) last.detail += `, ${text}`;
   }
 
+  const skipped = (name: string): VerifyCheck =>
+    options.withoutKey
+      ? { name, ok: true, skipped: true, detail: "no key, as expected (--without-key)" }
+      : {
+          name,
+          ok: false,
+          skipped: true,
+          detail:
+            "needs a key (--key, --keys-file or SPI_VERIFY_KEY); --without-key if that is expected",
+        };
+
   const siPath = `/${OPEN_SI_PATH}`;
+  // One request first: when it cannot reach the site at all, every other check would say the same.
+  try {
+    await get(siPath, "none");
+  } catch (error) {
+    const detail = `GET ${siPath}: ${(error as Error).message}`;
+    return { ok: false, checks: [{ name: "site reachable", ok: false, detail }] };
+  }
   const openSi = await probe("SI without a key", siPath, "none", 200, (r) =>
     STREAM_BEARER.test(r.body) ? ["the open SI contains stream URLs"] : [],
   );
@@ -178,14 +201,16 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
   const violations = await validateSpiDocuments(fetched);
   checks.push({
     name: "schema validity (spi_31.xsd)",
-    ok: violations.length === 0,
+    ok: violations.length === 0 && fetched.length > 0,
     detail:
-      violations.length === 0
-        ? `all ${fetched.length} documents fetched are valid`
-        : violations
-            .slice(0, 5)
-            .map((v) => `${v.document}:${v.line ?? "?"} ${v.message}`)
-            .join("; "),
+      fetched.length === 0
+        ? "no document could be fetched"
+        : violations.length === 0
+          ? `all ${fetched.length} documents fetched are valid`
+          : violations
+              .slice(0, 5)
+              .map((v) => `${v.document}:${v.line ?? "?"} ${v.message}`)
+              .join("; "),
   });
   return { ok: checks.every((check) => check.ok), checks };
 }
@@ -262,10 +287,6 @@ function servicesOf(xml: string): Service[] {
     if (host && id) services.push({ host, id });
   }
   return services;
-}
-
-function skipped(name: string): VerifyCheck {
-  return { name, ok: true, skipped: true, detail: "needs --key" };
 }
 
 function utcDate(now: number, offsetDays = 0): string {

@@ -26,7 +26,7 @@ describe("spi-static build with a broken service", () => {
   it("writes nothing at all without --keep-going", async () => {
     const result = await runCli(["build", "--now", NOW, "--out", "refused"], root);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`${OVERLAP}\nspi-static: 1 error(s) in data; nothing was written\n`);
+    expect(result.stderr).toBe(`${OVERLAP}\nspi-static: 1 error in data; nothing was written\n`);
     await expect(readdir(join(root, "refused"))).rejects.toThrow();
   });
 
@@ -37,7 +37,7 @@ describe("spi-static build with a broken service", () => {
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `${OVERLAP}\nspi-static: left out 1 service(s) with errors: two; the others were published\n`,
+      `${OVERLAP}\nspi-static: left out 1 service with errors: two; the others were published\n`,
     );
     const services = await readdir(join(root, "kept/radiodns/spi/3.1/id/rdns.test.example"));
     expect(services).toEqual(["one"]);

@@ -96,12 +96,4 @@ grid:
     expect(result.code).toBe(1);
   });
 
-  it("reports a data folder without provider.yaml as an input error", async () => {
-    const result = await runCli(["validate", "--data", "nowhere"], root);
-    expect(result.stdout.split("\n").slice(0, 2)).toEqual([
-      "nowhere/provider.yaml:1:1: is missing",
-      "nowhere/services:1:1: has no service files (<id>.yaml)",
-    ]);
-    expect(result.code).toBe(1);
-  });
 });

@@ -84,14 +84,26 @@ describe("verify against the preview server", () => {
     expect(report.checks.at(-1)?.detail).toBe("all 7 documents fetched are valid");
   });
 
-  it("passes without a key, skipping what needs one", async () => {
+  it("fails without a key: the checks that need one are skipped, which is not a pass", async () => {
     const { origin } = await preview();
     const report = await verifySite({ baseUrl: origin, now: NOW });
-    expect(report.ok).toBe(true);
-    expect(report.checks.filter((c) => c.skipped).map((c) => c.name)).toEqual([
+    expect(report.ok).toBe(false);
+    const skipped = report.checks.filter((c) => c.skipped);
+    expect(skipped.map((c) => c.name)).toEqual([
       "SI with the key",
       "PI per service for today, 404 and 400 answers",
     ]);
+    expect(failed(report)).toEqual(skipped.map((c) => c.name));
+    expect(skipped[0]?.detail).toBe(
+      "needs a key (--key, --keys-file or SPI_VERIFY_KEY); --without-key if that is expected",
+    );
+  });
+
+  it("passes without a key when told the keyed checks are expected to be skipped", async () => {
+    const { origin } = await preview();
+    const report = await verifySite({ baseUrl: origin, now: NOW, withoutKey: true });
+    expect(report.ok).toBe(true);
+    expect(report.checks.filter((c) => c.skipped)).toHaveLength(2);
   });
 
   it("fails with a key the site does not accept", async () => {
@@ -145,10 +157,16 @@ describe("verify's own rules", () => {
     ).rejects.toThrow(VerifyUsageError);
   });
 
-  it("reports an unreachable site as failed checks", async () => {
+  it("reports an unreachable site as one failed check, and no document as no schema pass", async () => {
     const report = await verifySite({ baseUrl: "http://127.0.0.1:9", now: NOW, timeoutMs: 2000 });
     expect(report.ok).toBe(false);
-    expect(report.checks[0]?.detail).toMatch(/ECONNREFUSED/);
+    expect(report.checks).toEqual([
+      {
+        name: "site reachable",
+        ok: false,
+        detail: expect.stringMatching(/^GET \/radiodns\/spi\/3\.1\/SI\.xml: .*ECONNREFUSED/),
+      },
+    ]);
   });
 
   it("exits 0 when every check passes and 3 when one fails, as the last step of a nightly job", async () => {
