@@ -95,5 +95,4 @@ grid:
     });
     expect(result.code).toBe(1);
   });
-
 });
