@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Broadcaster } from "../load/broadcaster.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH, programmeInformationPath } from "../publish/siteLayout.js";
 import type { SiteDocument } from "../render/renderSite.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH, programmeInformationPath } from "../site/siteContract.js";
 import { createEdgeWorker, type EdgeSite } from "./edgeRules.js";
 
 /** The worker, at the site root where Cloudflare Pages (advanced mode) looks for it. */

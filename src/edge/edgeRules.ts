@@ -12,7 +12,7 @@
 
 /** Everything the rules know about one built site; embedded in out/_worker.js as JSON. */
 export interface EdgeSite {
-  /** Asset path of the open SI, relative to the output folder (siteLayout.ts). */
+  /** Asset path of the open SI, relative to the output folder (site/siteContract.ts). */
   openSiPath: string;
   /** Asset path of the keyed SI; never a URL a client can request. */
   keyedSiPath: string;

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SiteDocument } from "../render/renderSite.js";
+import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH, STAMP_PATH } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import {
   type BuildStamp,
@@ -14,7 +15,6 @@ import { PublishError } from "./publishError.js";
 import { removeFiles } from "./removeFiles.js";
 import { sameDocument } from "./sameDocument.js";
 import { scanOutputFolder } from "./scanOutputFolder.js";
-import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH, STAMP_PATH } from "./siteLayout.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 export interface PublishProgress {

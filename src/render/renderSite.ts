@@ -1,6 +1,6 @@
-import { KEYED_SI_PATH, OPEN_SI_PATH, programmeInformationPath } from "../publish/siteLayout.js";
 import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
 import { selectProgrammeDay } from "../schedule/selectProgrammeDay.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH, programmeInformationPath } from "../site/siteContract.js";
 import { renderProgrammeInformation } from "./renderProgrammeInformation.js";
 import { renderServiceInformation } from "./renderServiceInformation.js";
 

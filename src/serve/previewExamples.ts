@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEMO_KEYS_FILE, parseKeysFile } from "../edge/apiKeys.js";
-import { OPEN_SI_PATH, SPI_BASE } from "../publish/siteLayout.js";
+import { OPEN_SI_PATH, SPI_BASE } from "../site/siteContract.js";
 
 export interface PreviewExamples {
   siUrl: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../publish/siteLayout.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../site/siteContract.js";
 import { addDays, compactDate, type PlainDate } from "../time/plainDate.js";
 import { type SpiDocument, validateSpiDocuments } from "../xsd/validateSpiDocuments.js";
 import { fetchExactly, type RawResponse } from "./fetchExactly.js";

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createEdgeWorker, EDGE_STATUSES, type EdgeWorker } from "../../src/edge/edgeRules.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { type BuiltSite, buildTestSite, VALID_KEYS } from "./builtSite.js";
 
 let built: BuiltSite;

@@ -8,9 +8,9 @@ import { Miniflare } from "miniflare";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COMPATIBILITY_DATE, WORKER_PATH } from "../../src/edge/edgeFiles.js";
 import { createEdgeWorker, type EdgeEnv } from "../../src/edge/edgeRules.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
 import { startPreviewServer } from "../../src/serve/previewServer.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { BUILD_NOW, type BuiltSite, buildTestSite, DATA_DIR, VALID_KEYS } from "./builtSite.js";
 import {
   headersOf,

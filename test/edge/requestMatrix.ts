@@ -1,5 +1,5 @@
 import { digestOfKey } from "../../src/edge/apiKeys.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { BUILD_NOW, OVERRIDE_KEY, VALID_KEYS } from "./builtSite.js";
 
 /**

@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/buildSite.js";
 import { digestOfKey } from "../../src/edge/apiKeys.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/publish/siteLayout.js";
 import {
   type PreviewServer,
   requestOrigin,
   startPreviewServer,
 } from "../../src/serve/previewServer.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
 
 const FIRST_KEY = "preview-key-first-0001";

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/buildSite.js";
-import { programmeInformationPath } from "../../src/publish/siteLayout.js";
 import { type PreviewServer, startPreviewServer } from "../../src/serve/previewServer.js";
+import { programmeInformationPath } from "../../src/site/siteContract.js";
 import { type VerifyReport, VerifyUsageError, verifySite } from "../../src/verify/verifySite.js";
 
 const DATA_DIR = new URL("../../data", import.meta.url).pathname;
