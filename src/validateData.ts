@@ -2,11 +2,8 @@ import type { Service } from "./load/broadcaster.js";
 import { formatProblem, InputError, type InputProblem } from "./load/inputProblem.js";
 import { readBroadcaster } from "./load/loadBroadcaster.js";
 import { expandSchedule } from "./schedule/expandSchedule.js";
-import {
-  PUBLISHED_DAYS_AROUND_TODAY,
-  type ScheduledBroadcaster,
-  scheduleBroadcaster,
-} from "./schedule/scheduleBroadcaster.js";
+import { type ScheduledBroadcaster, scheduleBroadcaster } from "./schedule/scheduleBroadcaster.js";
+import { PUBLISHED_DAYS_AROUND_TODAY } from "./site/siteContract.js";
 import { daysBetween } from "./time/plainDate.js";
 import { localDateOf } from "./time/wallClock.js";
 

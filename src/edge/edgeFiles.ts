@@ -1,14 +1,16 @@
 import { readFile } from "node:fs/promises";
 import type { Broadcaster } from "../load/broadcaster.js";
-import type { SiteDocument } from "../render/renderSite.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH, programmeInformationPath } from "../site/siteContract.js";
+import {
+  API_WINDOW_DAYS,
+  KEYED_SI_PATH,
+  OPEN_SI_PATH,
+  programmeInformationPath,
+  type SiteDocument,
+} from "../site/siteContract.js";
 import { createEdgeWorker, type EdgeSite } from "./edgeRules.js";
 
 /** The worker, at the site root where Cloudflare Pages (advanced mode) looks for it. */
 export const WORKER_PATH = "_worker.js";
-
-/** The API serves PI for today±7 (seed §8); the build publishes one day more on each side. */
-export const API_WINDOW_DAYS = 7;
 
 /**
  * The open SI changes only when the nightly build runs: an hour in a client or CDN cache keeps

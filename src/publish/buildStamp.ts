@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { STAMP_PATH } from "../site/siteContract.js";
+import { STAMP_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**

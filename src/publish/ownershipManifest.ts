@@ -1,6 +1,6 @@
 import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { join, posix } from "node:path";
-import { JOURNAL_PATH, MANIFEST_PATH, STATE_DIR } from "../site/siteContract.js";
+import { JOURNAL_PATH, MANIFEST_PATH, STATE_DIR } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**

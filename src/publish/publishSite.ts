@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SiteDocument } from "../render/renderSite.js";
-import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH, STAMP_PATH } from "../site/siteContract.js";
+import type { SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import {
   type BuildStamp,
@@ -15,6 +14,7 @@ import { PublishError } from "./publishError.js";
 import { removeFiles } from "./removeFiles.js";
 import { sameDocument } from "./sameDocument.js";
 import { scanOutputFolder } from "./scanOutputFolder.js";
+import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH, STAMP_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 export interface PublishProgress {

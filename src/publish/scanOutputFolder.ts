@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { STATE_DIR } from "../site/siteContract.js";
+import { STATE_DIR } from "./stateFolder.js";
 import { isTemporaryFile } from "./writeFileAtomically.js";
 
 export interface OutputFolderContents {

@@ -1,15 +1,13 @@
 import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
 import { selectProgrammeDay } from "../schedule/selectProgrammeDay.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH, programmeInformationPath } from "../site/siteContract.js";
+import {
+  KEYED_SI_PATH,
+  OPEN_SI_PATH,
+  programmeInformationPath,
+  type SiteDocument,
+} from "../site/siteContract.js";
 import { renderProgrammeInformation } from "./renderProgrammeInformation.js";
 import { renderServiceInformation } from "./renderServiceInformation.js";
-
-/** A rendered document (XML, or an edge file) and its path relative to the output folder. */
-export interface SiteDocument {
-  path: string;
-  /** The file's bytes: UTF-8 text. */
-  content: Buffer;
-}
 
 /**
  * The render stage: one PI document per service and published day, then both SI documents.

@@ -1,13 +1,10 @@
 import type { Broadcaster, Service } from "../load/broadcaster.js";
 import { InputError, type InputProblem } from "../load/inputProblem.js";
+import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
 import { expandSchedule } from "./expandSchedule.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
-
-/** The API serves today±7; the build writes one day more on each side so that a nightly build
- * still covers the window until the next run. The edge rules enforce the exact window. */
-export const PUBLISHED_DAYS_AROUND_TODAY = 8;
 
 export interface ScheduledService {
   service: Service;

@@ -1,8 +1,8 @@
 import { compactDate, type PlainDate } from "../time/plainDate.js";
 
 /**
- * Where each document lives in the output folder. Public paths are the SPI URL layout (seed §4);
- * the keyed SI sits outside it, and only the edge rules may serve it.
+ * The site contract: what every stage agrees on about the published site. Public paths are the
+ * SPI URL layout (seed §4); the keyed SI sits outside it, and only the edge rules may serve it.
  */
 export const SPI_BASE = "radiodns/spi/3.1";
 export const OPEN_SI_PATH = `${SPI_BASE}/SI.xml`;
@@ -12,12 +12,17 @@ export function programmeInformationPath(host: string, serviceId: string, date: 
   return `${SPI_BASE}/id/${host}/${serviceId}/${compactDate(date)}_PI.xml`;
 }
 
-/**
- * The build's own bookkeeping (manifest, journal, lock). Not part of the API: the edge rules
- * answer 404 for it like for any other unknown path, and it holds nothing secret.
- */
-export const STATE_DIR = "_spi-static";
-export const MANIFEST_PATH = `${STATE_DIR}/manifest.json`;
-export const JOURNAL_PATH = `${STATE_DIR}/journal`;
-export const LOCK_PATH = `${STATE_DIR}/build.lock`;
-export const STAMP_PATH = `${STATE_DIR}/stamp.json`;
+/** The API serves PI for today±7 (seed §8); the edge rules enforce exactly this window. */
+export const API_WINDOW_DAYS = 7;
+/** Days the build publishes beyond the window on each side, so a nightly build still covers
+ * the window until the next one runs (a late or missed night included). */
+export const PUBLISH_MARGIN_DAYS = 1;
+/** today−8 … today+8: the days a build writes a PI document for. */
+export const PUBLISHED_DAYS_AROUND_TODAY = API_WINDOW_DAYS + PUBLISH_MARGIN_DAYS;
+
+/** A rendered document (XML, or an edge file) and its path relative to the output folder. */
+export interface SiteDocument {
+  path: string;
+  /** The file's bytes: UTF-8 text. */
+  content: Buffer;
+}

@@ -6,8 +6,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { acquireBuildLock, BuildLockBusyError } from "../../src/publish/buildLock.js";
 import { PublishError } from "../../src/publish/publishError.js";
 import { publishSite } from "../../src/publish/publishSite.js";
-import type { SiteDocument } from "../../src/render/renderSite.js";
-import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH } from "../../src/site/siteContract.js";
+import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH } from "../../src/publish/stateFolder.js";
+import type { SiteDocument } from "../../src/site/siteContract.js";
 
 const SI = "radiodns/spi/3.1/SI.xml";
 const piPath = (service: string, day: string) =>

@@ -1,0 +1,10 @@
+/**
+ * The build's own bookkeeping (manifest, journal, lock, stamp) in the output folder. Not part of
+ * the API: the edge rules answer 404 for it like for any other unknown path, and it holds
+ * nothing secret.
+ */
+export const STATE_DIR = "_spi-static";
+export const MANIFEST_PATH = `${STATE_DIR}/manifest.json`;
+export const JOURNAL_PATH = `${STATE_DIR}/journal`;
+export const LOCK_PATH = `${STATE_DIR}/build.lock`;
+export const STAMP_PATH = `${STATE_DIR}/stamp.json`;

@@ -1,0 +1,54 @@
+import { readdir, readFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { expect, it } from "vitest";
+
+/**
+ * The pipeline runs one way: a stage may import from its own folder and from the floors below
+ * it, never from above, types included. A new folder under src/ gets a floor here.
+ */
+const FLOORS: Record<string, number> = {
+  time: 0,
+  xsd: 0,
+  site: 1,
+  load: 2,
+  schedule: 3,
+  render: 4,
+  edge: 4,
+  publish: 5,
+  "": 6, // src/*.ts: buildSite wires the stages
+  serve: 7,
+  verify: 7,
+  cli: 8,
+};
+
+const SRC = new URL("../src", import.meta.url).pathname;
+
+async function sourceFiles(): Promise<string[]> {
+  const entries = await readdir(SRC, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith(".ts"))
+    .map((e) => relative(SRC, join(e.parentPath, e.name)));
+}
+
+/** The first folder of a path below src/, "" for src/ itself. */
+function stageOf(path: string): string {
+  const folder = dirname(path);
+  return folder === "." ? "" : (folder.split("/")[0] ?? "");
+}
+
+it("has no stage importing from a stage above it (static and dynamic imports, types included)", async () => {
+  const upward: string[] = [];
+  for (const file of await sourceFiles()) {
+    const from = stageOf(file);
+    const text = await readFile(join(SRC, file), "utf8");
+    for (const [, specifier = ""] of text.matchAll(/(?:from|import\()\s*"(\.{1,2}\/[^"]+)"/g)) {
+      const to = stageOf(relative(SRC, join(SRC, dirname(file), specifier)));
+      expect(FLOORS[from], `src/${file}: give its folder a floor`).toBeDefined();
+      expect(FLOORS[to], `${specifier}: give its folder a floor`).toBeDefined();
+      if (to !== from && (FLOORS[to] ?? 0) >= (FLOORS[from] ?? 0)) {
+        upward.push(`src/${file} imports ${specifier}`);
+      }
+    }
+  }
+  expect(upward).toEqual([]);
+});
