@@ -9,10 +9,18 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the compiled CLI (test/globalSetup.ts builds dist/) in `cwd`; never throws on exit codes. */
-export function runCli(args: string[], cwd: string): Promise<CliResult> {
+/**
+ * Runs the compiled CLI (test/globalSetup.ts builds dist/) in `cwd`, with `env` over the test's
+ * environment; never throws on exit codes.
+ */
+export function runCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   return new Promise((done, fail) => {
-    execFile(process.execPath, [CLI, ...args], { cwd }, (error, stdout, stderr) => {
+    const options = { cwd, env: { ...process.env, ...env } };
+    execFile(process.execPath, [CLI, ...args], options, (error, stdout, stderr) => {
       if (error && typeof error.code !== "number") fail(error);
       else done({ code: error ? Number(error.code) : 0, stdout, stderr });
     });

@@ -4,175 +4,219 @@
 // inside `spi-static serve`. Key digests: the API_KEY_SHA256 secret, else the build's below.
 
 function createEdgeWorker(site) {
-	const XML_TYPE = "application/xml; charset=utf-8";
-	const PRIVATE = "private, no-store";
-	const ALLOW = "GET, HEAD";
-	const DAY_MS = 864e5;
-	const DIGEST = /^[0-9a-f]{64}$/;
-	/** On every SI and PI answer but 405: the key decides them, so no shared cache may mix callers. */
-	const KEYED = { Vary: "Authorization" };
-	const siUrlPath = `/${site.openSiPath}`;
-	const [piPrefix, piMiddle] = site.piPathTemplate.split("{service}");
-	const piUrlPrefix = `/${piPrefix}`;
-	const [piBetween, piSuffix] = piMiddle.split("{date}");
-	const services = new Set(site.serviceIds);
-	const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
-		timeZone: site.timeZone,
-		year: "numeric",
-		month: "2-digit",
-		day: "2-digit"
-	});
-	/** Matched on the parsed path exactly: no decoding, no case folding, so every variant is 404. */
-	function route(pathname) {
-		if (pathname === siUrlPath) return { kind: "si" };
-		if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix)) return { kind: "none" };
-		const rest = pathname.slice(piUrlPrefix.length, pathname.length - piSuffix.length);
-		const split = rest.indexOf(piBetween);
-		if (split < 1) return { kind: "none" };
-		const service = rest.slice(0, split);
-		const date = rest.slice(split + piBetween.length);
-		if (service.includes("/") || date.includes("/")) return { kind: "none" };
-		return {
-			kind: "pi",
-			service,
-			date
-		};
-	}
-	/** TS 102 818 §10.5: `Authorization: ClientIdentifier <key>`; other schemes carry no SPI key. */
-	function credential(request) {
-		const header = request.headers.get("authorization");
-		if (header === null) return { kind: "none" };
-		const match = /^\s*ClientIdentifier(?:\s+(.*?))?\s*$/is.exec(header);
-		if (match === null) return { kind: "none" };
-		return {
-			kind: "key",
-			key: match[1] ?? ""
-		};
-	}
-	function isLoopback(hostname) {
-		return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-	}
-	function configuredDigests(env) {
-		const fromEnv = env.API_KEY_SHA256?.trim();
-		if (!fromEnv) return site.keyDigests;
-		return fromEnv.split(",").map((digest) => digest.trim().toLowerCase()).filter((digest) => DIGEST.test(digest));
-	}
-	function sameInConstantTime(a, b) {
-		if (a.length !== b.length) return false;
-		let difference = 0;
-		for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-		return difference === 0;
-	}
-	/** Every configured digest is compared, without an early exit, so timing tells nothing. */
-	async function keyIsValid(key, digests) {
-		const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
-		const digest = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-		let valid = false;
-		for (const candidate of digests) valid = sameInConstantTime(digest, candidate) || valid;
-		return valid;
-	}
-	/** An unparsable SPI_FIXED_NOW is ignored: a typo in a test setting must not stop the API. */
-	function clock(env) {
-		const fixed = env.SPI_FIXED_NOW ? Date.parse(env.SPI_FIXED_NOW) : Number.NaN;
-		return Number.isNaN(fixed) ? Date.now() : fixed;
-	}
-	/** Days since 1970-01-01 of a proleptic Gregorian date (setUTCFullYear: years < 100 too). */
-	function epochDay(year, month, day) {
-		return Math.round(new Date(0).setUTCFullYear(year, month - 1, day) / DAY_MS);
-	}
-	function todayInProviderZone(now) {
-		const parts = localDate.formatToParts(new Date(now));
-		const part = (type) => Number(parts.find((p) => p.type === type)?.value);
-		return epochDay(part("year"), part("month"), part("day"));
-	}
-	/** The requested day, or undefined unless `date` is yyyyMMdd and a calendar date. */
-	function requestedDay(date) {
-		if (!/^\d{8}$/.test(date)) return undefined;
-		const [year, month, day] = [
-			date.slice(0, 4),
-			date.slice(4, 6),
-			date.slice(6, 8)
-		].map(Number);
-		const check = new Date(epochDay(year, month, day) * DAY_MS);
-		const valid = check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === day;
-		return valid ? epochDay(year, month, day) : undefined;
-	}
-	function escapeXml(text) {
-		return text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
-	}
-	/** The documented error body: `<error status="404" code="not-found">message</error>`. */
-	function failure(request, status, code, message, headers = {}) {
-		const body = `<?xml version="1.0" encoding="UTF-8"?>\n` + `<error status="${status}" code="${code}">${escapeXml(message)}</error>\n`;
-		return respond(request, status, body, {
-			"Cache-Control": PRIVATE,
-			...headers
-		});
-	}
-	function respond(request, status, body, headers) {
-		const all = new Headers({
-			"Content-Type": XML_TYPE,
-			"X-Content-Type-Options": "nosniff",
-			...headers
-		});
-		return new Response(request.method === "HEAD" ? null : body, {
-			status,
-			headers: all
-		});
-	}
-	async function serveAsset(request, env, path, cacheControl) {
-		// The asset path is built from constants and validated parts, never from the request path.
-		const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
-		if (asset.status !== 200 || asset.body === null) {
-			await asset.body?.cancel();
-			return failure(request, 404, "not-found", "This document is not published.", KEYED);
-		};
-		if (request.method === "HEAD") await asset.body.cancel();
-		return respond(request, 200, asset.body, {
-			"Cache-Control": cacheControl,
-			...KEYED
-		});
-	}
-	async function handle(request, env) {
-		const url = new URL(request.url);
-		const target = route(url.pathname);
-		if (target.kind === "none") return failure(request, 404, "not-found", "No such document.");
-		if (request.method !== "GET" && request.method !== "HEAD") {
-			return failure(request, 405, "method-not-allowed", "Only GET and HEAD are allowed.", { Allow: ALLOW });
-		};
-		const sent = credential(request);
-		if (sent.kind === "key" && url.protocol === "http:" && !isLoopback(url.hostname)) {
-			// The key travelled in clear text: refuse it, like the public API, so clients fix it.
-			return failure(request, 400, "https-required", "Send the API key over HTTPS only.", KEYED);
-		};
-		const valid = sent.kind === "key" && await keyIsValid(sent.key, configuredDigests(env));
-		if (sent.kind === "key" && !valid) {
-			return failure(request, 403, "key-invalid", "The API key is not valid.", KEYED);
-		};
-		if (target.kind === "si") {
-			if (valid) return serveAsset(request, env, site.keyedSiPath, PRIVATE);
-			return serveAsset(request, env, site.openSiPath, `public, max-age=${site.openMaxAge}`);
-		};
-		if (!valid) {
-			return failure(request, 401, "key-required", "Programme information needs an API key.", {
-				"WWW-Authenticate": "ClientIdentifier",
-				...KEYED
-			});
-		};
-		const day = requestedDay(target.date);
-		if (url.search !== "" || day === undefined) {
-			const message = url.search !== "" ? "No query parameters are defined." : "The date must be a calendar date as yyyyMMdd.";
-			return failure(request, 400, "bad-request", message, KEYED);
-		};
-		if (Math.abs(day - todayInProviderZone(clock(env))) > site.windowDays) {
-			return failure(request, 404, "not-found", `Only dates within ${site.windowDays} days of today are served.`, KEYED);
-		};
-		if (!services.has(target.service)) {
-			return failure(request, 404, "not-found", "No such service.", KEYED);
-		};
-		const path = site.piPathTemplate.replace("{service}", target.service).replace("{date}", target.date);
-		return serveAsset(request, env, path, PRIVATE);
-	}
-	return { fetch: handle };
+    const XML_TYPE = "application/xml; charset=utf-8";
+    const PRIVATE = "private, no-store";
+    const ALLOW = "GET, HEAD";
+    const DAY_MS = 86_400_000;
+    const DIGEST = /^[0-9a-f]{64}$/;
+    /** On every SI and PI answer but 405: the key decides them, so no shared cache may mix callers. */
+    const KEYED = { Vary: "Authorization" };
+    const NO_SNIFF = { "X-Content-Type-Options": "nosniff" };
+    const siUrlPath = `/${site.openSiPath}`;
+    const [piPrefix, piMiddle] = site.piPathTemplate.split("{service}");
+    const piUrlPrefix = `/${piPrefix}`;
+    const [piBetween, piSuffix] = piMiddle.split("{date}");
+    const services = new Set(site.serviceIds);
+    const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
+        timeZone: site.timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+    });
+    /** Matched on the parsed path exactly: no decoding, no case folding, so every variant is 404. */
+    function route(pathname) {
+        if (pathname === siUrlPath)
+            return { kind: "si" };
+        if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix))
+            return { kind: "none" };
+        const rest = pathname.slice(piUrlPrefix.length, pathname.length - piSuffix.length);
+        const split = rest.indexOf(piBetween);
+        if (split < 1)
+            return { kind: "none" };
+        const service = rest.slice(0, split);
+        const date = rest.slice(split + piBetween.length);
+        if (service.includes("/") || date.includes("/"))
+            return { kind: "none" };
+        return { kind: "pi", service, date };
+    }
+    /** TS 102 818 §10.5: `Authorization: ClientIdentifier <key>`; other schemes carry no SPI key. */
+    function credential(request) {
+        const header = request.headers.get("authorization");
+        if (header === null)
+            return { kind: "none" };
+        const match = /^\s*ClientIdentifier(?:\s+(.*?))?\s*$/is.exec(header);
+        if (match === null)
+            return { kind: "none" };
+        return { kind: "key", key: match[1] ?? "" };
+    }
+    function isLoopback(hostname) {
+        return (hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname));
+    }
+    function configuredDigests(env) {
+        const fromEnv = env.API_KEY_SHA256?.trim();
+        if (!fromEnv)
+            return site.keyDigests;
+        return fromEnv
+            .split(",")
+            .map((digest) => digest.trim().toLowerCase())
+            .filter((digest) => DIGEST.test(digest));
+    }
+    function sameInConstantTime(a, b) {
+        if (a.length !== b.length)
+            return false;
+        let difference = 0;
+        for (let i = 0; i < a.length; i++)
+            difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+        return difference === 0;
+    }
+    /** Every configured digest is compared, without an early exit, so timing tells nothing. */
+    async function keyIsValid(key, digests) {
+        const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
+        const digest = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+        let valid = false;
+        for (const candidate of digests)
+            valid = sameInConstantTime(digest, candidate) || valid;
+        return valid;
+    }
+    /** An unparsable SPI_FIXED_NOW is ignored: a typo in a test setting must not stop the API. */
+    function clock(env) {
+        const fixed = env.SPI_FIXED_NOW ? Date.parse(env.SPI_FIXED_NOW) : Number.NaN;
+        return Number.isNaN(fixed) ? Date.now() : fixed;
+    }
+    /** Days since 1970-01-01 of a proleptic Gregorian date (setUTCFullYear: years < 100 too). */
+    function epochDay(year, month, day) {
+        return Math.round(new Date(0).setUTCFullYear(year, month - 1, day) / DAY_MS);
+    }
+    function todayInProviderZone(now) {
+        const parts = localDate.formatToParts(new Date(now));
+        const part = (type) => Number(parts.find((p) => p.type === type)?.value);
+        return epochDay(part("year"), part("month"), part("day"));
+    }
+    /** The requested day, or undefined unless `date` is yyyyMMdd and a calendar date. */
+    function requestedDay(date) {
+        if (!/^\d{8}$/.test(date))
+            return undefined;
+        const [year, month, day] = [date.slice(0, 4), date.slice(4, 6), date.slice(6, 8)].map(Number);
+        const check = new Date(epochDay(year, month, day) * DAY_MS);
+        const valid = check.getUTCFullYear() === year &&
+            check.getUTCMonth() === month - 1 &&
+            check.getUTCDate() === day;
+        return valid ? epochDay(year, month, day) : undefined;
+    }
+    function escapeXml(text) {
+        return text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    }
+    /** The documented error body: `<error status="404" code="not-found">message</error>`. */
+    function failure(request, status, code, message, headers = {}) {
+        const body = `<?xml version="1.0" encoding="UTF-8"?>\n` +
+            `<error status="${status}" code="${code}">${escapeXml(message)}</error>\n`;
+        return respond(request, status, body, {
+            "Cache-Control": PRIVATE,
+            ...headers,
+        });
+    }
+    function respond(request, status, body, headers) {
+        const all = new Headers({
+            "Content-Type": XML_TYPE,
+            ...NO_SNIFF,
+            ...headers,
+        });
+        return new Response(request.method === "HEAD" ? null : body, { status, headers: all });
+    }
+    /** The entity tags of an If-None-Match list (RFC 9110 §13.1.2), weak or strong, unquoted. */
+    function entityTags(list) {
+        return Array.from(list.matchAll(/(?:W\/)?"([^"]*)"|\*/g), (m) => m[0] === "*" ? "*" : `${m[1]}`);
+    }
+    /**
+     * RFC 9110 §13.2.2: If-None-Match (weak comparison) decides when present; otherwise
+     * If-Modified-Since against Last-Modified, when the asset store gives one.
+     */
+    function notModified(request, etag, lastModified) {
+        const ifNoneMatch = request.headers.get("if-none-match");
+        if (ifNoneMatch !== null) {
+            const current = etag === null ? undefined : entityTags(etag)[0];
+            return entityTags(ifNoneMatch).some((tag) => tag === "*" || tag === current);
+        }
+        const since = Date.parse(request.headers.get("if-modified-since") ?? "");
+        const modified = Date.parse(lastModified ?? "");
+        return !Number.isNaN(since) && !Number.isNaN(modified) && modified <= since;
+    }
+    /**
+     * The asset with the validators of the stored file (ETag, Last-Modified when the store has
+     * one) and its exact length; conditional requests that match get 304. The body is read whole
+     * first: documents are small, a HEAD needs the length too, and a 200 is never cut short.
+     */
+    async function serveAsset(request, env, path, cacheControl) {
+        // The asset path is built from constants and validated parts, never from the request path.
+        const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
+        if (asset.status !== 200 || asset.body === null) {
+            await asset.body?.cancel();
+            return failure(request, 404, "not-found", "This document is not published.", KEYED);
+        }
+        const headers = { "Cache-Control": cacheControl, ...KEYED };
+        const etag = asset.headers.get("etag");
+        const lastModified = asset.headers.get("last-modified");
+        if (etag !== null)
+            headers.ETag = etag;
+        if (lastModified !== null)
+            headers["Last-Modified"] = lastModified;
+        if (notModified(request, etag, lastModified)) {
+            await asset.body.cancel();
+            return new Response(null, { status: 304, headers: { ...headers, ...NO_SNIFF } });
+        }
+        const body = await asset.arrayBuffer();
+        headers["Content-Length"] = String(body.byteLength);
+        return respond(request, 200, body, headers);
+    }
+    async function handle(request, env) {
+        const url = new URL(request.url);
+        const target = route(url.pathname);
+        if (target.kind === "none")
+            return failure(request, 404, "not-found", "No such document.");
+        if (request.method !== "GET" && request.method !== "HEAD") {
+            return failure(request, 405, "method-not-allowed", "Only GET and HEAD are allowed.", {
+                Allow: ALLOW,
+            });
+        }
+        const sent = credential(request);
+        if (sent.kind === "key" && url.protocol === "http:" && !isLoopback(url.hostname)) {
+            // The key travelled in clear text: refuse it, like the public API, so clients fix it.
+            return failure(request, 400, "https-required", "Send the API key over HTTPS only.", KEYED);
+        }
+        const valid = sent.kind === "key" && (await keyIsValid(sent.key, configuredDigests(env)));
+        if (sent.kind === "key" && !valid) {
+            return failure(request, 403, "key-invalid", "The API key is not valid.", KEYED);
+        }
+        if (target.kind === "si") {
+            if (valid)
+                return serveAsset(request, env, site.keyedSiPath, PRIVATE);
+            return serveAsset(request, env, site.openSiPath, `public, max-age=${site.openMaxAge}`);
+        }
+        if (!valid) {
+            return failure(request, 401, "key-required", "Programme information needs an API key.", {
+                "WWW-Authenticate": "ClientIdentifier",
+                ...KEYED,
+            });
+        }
+        const day = requestedDay(target.date);
+        if (url.search !== "" || day === undefined) {
+            const message = url.search !== ""
+                ? "No query parameters are defined."
+                : "The date must be a calendar date as yyyyMMdd.";
+            return failure(request, 400, "bad-request", message, KEYED);
+        }
+        if (Math.abs(day - todayInProviderZone(clock(env))) > site.windowDays) {
+            return failure(request, 404, "not-found", `Only dates within ${site.windowDays} days of today are served.`, KEYED);
+        }
+        if (!services.has(target.service)) {
+            return failure(request, 404, "not-found", "No such service.", KEYED);
+        }
+        const path = site.piPathTemplate
+            .replace("{service}", target.service)
+            .replace("{date}", target.date);
+        return serveAsset(request, env, path, PRIVATE);
+    }
+    return { fetch: handle };
 }
 
 export default createEdgeWorker({
