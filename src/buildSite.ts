@@ -12,6 +12,7 @@ import {
 import { renderSite } from "./render/renderSite.js";
 import { addDays } from "./time/plainDate.js";
 import { resolveWallTime } from "./time/wallClock.js";
+import type { DataReport } from "./validateData.js";
 
 export interface BuildOptions {
   dataDir: string;
@@ -26,6 +27,8 @@ export interface BuildOptions {
   keepGoing?: boolean;
   /** Render and compare every document even when the published files are up to date. */
   force?: boolean;
+  /** Sees the validated, laid-out data this build renders (the EPG preview shows the same). */
+  onValidated?: (report: DataReport) => void;
 }
 
 export interface BuildSummary extends PublishSummary {
@@ -58,6 +61,7 @@ export async function buildSite({
   publish,
   keepGoing = false,
   force = false,
+  onValidated,
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
@@ -80,7 +84,9 @@ export async function buildSite({
   }
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
   const { validateData } = await import("./validateData.js");
-  const { scheduled, problems, brokenServices } = await validateData(dataDir, now);
+  const validated = await validateData(dataDir, now);
+  onValidated?.(validated);
+  const { scheduled, problems, brokenServices } = validated;
   const hasErrors = problems.some((p) => p.severity === "error");
   if (!scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
     throw new InputError(problems);

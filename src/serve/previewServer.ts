@@ -18,6 +18,14 @@ export interface PreviewOptions {
   now?: number | undefined;
   /** Like the deployment's API_KEY_SHA256 secret: replaces the digests built into the worker. */
   apiKeySha256?: string | undefined;
+  /** Answers paths of its own before the rules see a request (the EPG page of `serve --watch`). */
+  routes?: PreviewRoutes | undefined;
+}
+
+export interface PreviewRoutes {
+  /** True when it answered the request; false hands it to the edge rules. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  close(): void;
 }
 
 export interface PreviewServer {
@@ -151,10 +159,14 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
   if (options.apiKeySha256) env.API_KEY_SHA256 = options.apiKeySha256;
 
   let origin = "";
+  const { routes } = options;
   const server = createServer((req, res) => {
-    currentWorker()
-      .then((worker) => worker.fetch(toWebRequest(req, origin), env))
-      .then((response) => sendWebResponse(response, res))
+    (routes ? routes.handle(req, res) : Promise.resolve(false))
+      .then(async (answered) => {
+        if (answered) return;
+        const worker = await currentWorker();
+        await sendWebResponse(await worker.fetch(toWebRequest(req, origin), env), res);
+      })
       .catch((error: unknown) => internalError(res, error));
   });
   await new Promise<void>((resolvePromise, reject) => {
@@ -167,6 +179,7 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
   return {
     origin,
     async close() {
+      routes?.close();
       server.closeAllConnections();
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
     },

@@ -1,0 +1,22 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DEMO_KEYS_FILE, type KeySources, parseKeysFile, parseKeysList } from "../edge/apiKeys.js";
+
+/**
+ * The key the EPG page's document links send: the first key the build itself takes (keys
+ * file, SPI_API_KEYS, or the data folder's demo key), so the links pass the rules just built.
+ * Undefined when none can be read; the build reports why.
+ */
+export async function developmentKey(
+  dataDir: string,
+  { keysFile, keysList }: KeySources,
+): Promise<string | undefined> {
+  try {
+    if (keysFile) return parseKeysFile(await readFile(keysFile, "utf8"), keysFile)[0];
+    if (keysList?.trim()) return parseKeysList(keysList, "SPI_API_KEYS")[0];
+    const demo = join(dataDir, DEMO_KEYS_FILE);
+    return parseKeysFile(await readFile(demo, "utf8"), demo)[0];
+  } catch {
+    return undefined;
+  }
+}
