@@ -123,9 +123,7 @@ async function serve(options: ServeOptions) {
     `spi-static: previewing ${options.out} at ${preview.origin} through its _worker.js (Ctrl-C stops)`,
   );
   if (watcher) {
-    console.log(
-      `  programme grid: ${preview.origin}/  (rebuilds on every save in ${dataDir})`,
-    );
+    console.log(`  programme grid: ${preview.origin}/  (rebuilds on every save in ${dataDir})`);
   }
   console.log(`  open SI:  curl ${examples.siUrl}`);
   console.log(`  keyed SI: curl ${auth} ${examples.siUrl}`);
