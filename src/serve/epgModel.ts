@@ -2,15 +2,13 @@ import { basename, dirname } from "node:path";
 import type { Logo, Service } from "../load/broadcaster.js";
 import { EXPECTED_LOGO_SIZES } from "../load/checkLogos.js";
 import { formatProblem, type InputProblem } from "../load/inputProblem.js";
-import { OPEN_SI_PATH, programmeInformationPath } from "../publish/siteLayout.js";
 import { deriveNames } from "../render/deriveNames.js";
 import type { AiringKind, ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
+import { API_WINDOW_DAYS, OPEN_SI_PATH, programmeInformationPath } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate, weekdayIndex } from "../time/plainDate.js";
 import { localDateOf, offsetMinutes, resolveWallTime } from "../time/wallClock.js";
 
-/** The days the API serves around today; the build's extra margin day is not served. */
-const SERVED_DAYS_AROUND_TODAY = 7;
 const HOUR = 3_600_000;
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
@@ -115,11 +113,9 @@ export interface EpgInput {
   devKey: string | undefined;
 }
 
+/** The days the API serves around today; the build's margin days are not served. */
 function servedDates(today: PlainDate): PlainDate[] {
-  return dateRange(
-    addDays(today, -SERVED_DAYS_AROUND_TODAY),
-    addDays(today, SERVED_DAYS_AROUND_TODAY),
-  );
+  return dateRange(addDays(today, -API_WINDOW_DAYS), addDays(today, API_WINDOW_DAYS));
 }
 
 function dayBounds(zone: string, date: PlainDate) {
