@@ -14,7 +14,7 @@ import {
   writeXmlDocument,
   type XmlFragment,
   XmlWriter,
-} from "./spiXml.js";
+} from "./xmlWriter.js";
 
 export interface ProgrammeInformationInput {
   provider: Provider;

@@ -12,7 +12,7 @@ import {
   writeMultimedia,
   writeXmlDocument,
   type XmlWriter,
-} from "./spiXml.js";
+} from "./xmlWriter.js";
 
 export interface ServiceInformationInput {
   broadcaster: Broadcaster;

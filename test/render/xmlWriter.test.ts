@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SLOT, XmlWriter } from "../../src/render/spiXml.js";
+import { SLOT, XmlWriter } from "../../src/render/xmlWriter.js";
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
