@@ -3,18 +3,15 @@ import { imageMimeType } from "../load/imageMimeType.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import { deriveNames } from "./deriveNames.js";
-import { formatEventLocatorTime, formatSpiDuration, formatSpiTime } from "./spiTime.js";
 import {
-  SLOT,
   SPI_NAMESPACE,
   textElement,
   writeDescriptions,
   writeGenres,
   writeMultimedia,
-  writeXmlDocument,
-  type XmlFragment,
-  XmlWriter,
-} from "./xmlWriter.js";
+} from "./spiElements.js";
+import { formatEventLocatorTime, formatSpiDuration, formatSpiTime } from "./spiTime.js";
+import { slot, writeXmlDocument, type XmlFragment, XmlWriter } from "./xmlWriter.js";
 
 export interface ProgrammeInformationInput {
   provider: Provider;
@@ -61,17 +58,20 @@ const PROGRAMME_DEPTH = 2;
  */
 const programmeFragments = new WeakMap<Show, ProgrammeFragment[]>();
 
+/** What each airing fills into its show's programme element. */
+type AiringSlot = "crid" | "time" | "duration" | "eventLocator";
+
 interface ProgrammeFragment {
   groupCrid: string;
   withEventLocator: boolean;
-  fragment: XmlFragment;
+  fragment: XmlFragment<AiringSlot>;
 }
 
 function programmeFragmentOf(
   show: Show,
   groupCrid: string,
   withEventLocator: boolean,
-): XmlFragment {
+): XmlFragment<AiringSlot> {
   let fragments = programmeFragments.get(show);
   if (!fragments) {
     fragments = [];
@@ -83,21 +83,24 @@ function programmeFragmentOf(
       return known.fragment;
     }
   }
-  const fragment = XmlWriter.fragment(PROGRAMME_DEPTH, (xml) =>
+  const fragment = XmlWriter.fragment<AiringSlot>(PROGRAMME_DEPTH, (xml) =>
     writeProgramme(xml, show, groupCrid, withEventLocator),
   );
   fragments.push({ groupCrid, withEventLocator, fragment });
   return fragment;
 }
 
-/** The slots, in order: CRID, start, duration, then with event locators its URI and the CRID. */
 function writeProgramme(xml: XmlWriter, show: Show, groupCrid: string, withEventLocator: boolean) {
-  xml.ele("programme", { id: SLOT, shortId: "0" });
+  xml.ele("programme", { id: slot("crid"), shortId: "0" });
   const names = deriveNames(show.name);
   if (names.short) textElement(xml, "shortName", names.short);
   textElement(xml, "mediumName", names.medium);
   textElement(xml, "longName", names.long);
-  xml.ele("location").ele("time", { time: SLOT, duration: SLOT }).up().up();
+  xml
+    .ele("location")
+    .ele("time", { time: slot("time"), duration: slot("duration") })
+    .up()
+    .up();
   writeDescriptions(xml, show.description);
   for (const image of show.images ?? []) {
     const [width, height] = image.size.split("x");
@@ -114,8 +117,8 @@ function writeProgramme(xml: XmlWriter, show: Show, groupCrid: string, withEvent
     xml.ele("link", { uri: show.website, mimeValue: "text/html", description: "Website" }).up();
   }
   if (withEventLocator) {
-    xml.ele("link", { uri: SLOT, description: "terrestrial_event_locator" }).up();
-    xml.ele("link", { uri: SLOT, description: "terrestrial_programme_crid" }).up();
+    xml.ele("link", { uri: slot("eventLocator"), description: "terrestrial_event_locator" }).up();
+    xml.ele("link", { uri: slot("crid"), description: "terrestrial_programme_crid" }).up();
   }
   xml.up();
 }
@@ -126,18 +129,12 @@ function writeAiring(
   eventLocatorBearer: string | undefined,
 ) {
   const { show, groupCrid, crid, start, end } = programme;
-  const time = formatSpiTime(start);
-  const duration = formatSpiDuration(end - start);
-  if (eventLocatorBearer) {
-    const eventLocator = `${eventLocatorBearer};${formatEventLocatorTime(start)}`;
-    xml.insert(programmeFragmentOf(show, groupCrid, true), [
-      crid,
-      time,
-      duration,
-      eventLocator,
-      crid,
-    ]);
-  } else {
-    xml.insert(programmeFragmentOf(show, groupCrid, false), [crid, time, duration]);
-  }
+  const withEventLocator = Boolean(eventLocatorBearer);
+  xml.insert(programmeFragmentOf(show, groupCrid, withEventLocator), {
+    crid,
+    time: formatSpiTime(start),
+    duration: formatSpiDuration(end - start),
+    // Filled only where the fragment has the slot: services with a broadcast bearer.
+    eventLocator: withEventLocator ? `${eventLocatorBearer};${formatEventLocatorTime(start)}` : "",
+  });
 }

@@ -1,6 +1,5 @@
 import type { Bearer, Broadcaster, Logo, Service } from "../load/broadcaster.js";
 import { deriveNames } from "./deriveNames.js";
-import { formatSpiTime } from "./spiTime.js";
 import {
   attributes,
   SPI_NAMESPACE,
@@ -10,9 +9,9 @@ import {
   writeKeywords,
   writeLinks,
   writeMultimedia,
-  writeXmlDocument,
-  type XmlWriter,
-} from "./xmlWriter.js";
+} from "./spiElements.js";
+import { formatSpiTime } from "./spiTime.js";
+import { writeXmlDocument, type XmlWriter } from "./xmlWriter.js";
 
 export interface ServiceInformationInput {
   broadcaster: Broadcaster;

@@ -1,23 +1,27 @@
-import type { Description, Genre, Link } from "../load/broadcaster.js";
-
-export const SPI_NAMESPACE = "http://www.worlddab.org/schemas/spi/31";
-
 const INDENT = "  ";
 /** A line break and the indentation of each depth, made once. */
 const NEW_LINES = Array.from({ length: 12 }, (_, depth) => `\n${INDENT.repeat(depth)}`);
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 /**
- * Marks an attribute value that every use of a fragment fills in (see XmlWriter.insert): the
- * fragment is rendered once, its slots take each use's values, escaped.
+ * An attribute value that every use of a fragment fills in (see XmlWriter.insert): the fragment
+ * is rendered once, and each use gives the value of each slot by its name, escaped.
  */
-export const SLOT = Symbol("slot");
+export class Slot<Name extends string = string> {
+  constructor(readonly name: Name) {}
+}
+
+export function slot<Name extends string>(name: Name): Slot<Name> {
+  return new Slot(name);
+}
 
 /** Elements rendered once (see XmlWriter.fragment) for the depth they were rendered at. */
-export interface XmlFragment {
+export interface XmlFragment<SlotName extends string = string> {
   depth: number;
   /** UTF-8 bytes around the slots (one piece more than there are slots), copied as they are. */
   pieces: Buffer[];
+  /** The slot between pieces[i] and pieces[i + 1] is filled with the value named slotNames[i]. */
+  slotNames: SlotName[];
 }
 
 /** Room for a PI document at 48 programmes a day; the buffer grows when a document needs more. */
@@ -35,6 +39,24 @@ let scratch: Buffer | undefined;
  * elements; xmlbuilder2's callback builder made a DOM fragment for each of them and spent ~90%
  * of a build there, this writer only appends escaped strings. Most of a PI document is
  * fragments encoded once per show, so per document only a few values are escaped and encoded.
+ *
+ * ```ts
+ * const item = XmlWriter.fragment<"id">(1, (xml) => {
+ *   xml.ele("item", { id: slot("id") }).ele("name").txt("Zürich & Bern").up().up();
+ * });
+ * const bytes = XmlWriter.document((xml) => {
+ *   xml.ele("list", { kind: "towns" });
+ *   xml.insert(item, { id: "a1" }).insert(item, { id: "b2" });
+ * });
+ * // <?xml version="1.0" encoding="UTF-8"?>
+ * // <list kind="towns">
+ * //   <item id="a1">
+ * //     <name>Zürich &amp; Bern</name>
+ * //   </item>
+ * //   <item id="b2">
+ * //   …
+ * // </list>
+ * ```
  */
 export class XmlWriter {
   private bytes: Buffer;
@@ -46,15 +68,15 @@ export class XmlWriter {
   private startTagOpen = false;
   /** The innermost element has child elements, so its end tag goes on a line of its own. */
   private hasChildElements = false;
-  /** Where the slots of a fragment are, in bytes; a document has none. */
-  private readonly slots: number[] | undefined;
+  /** Where the slots of a fragment are, in bytes, and their names; a document has none. */
+  private readonly slots: { at: number[]; names: string[] } | undefined;
 
   /** A document (declaration first), or a fragment whose elements sit at `depth`. */
   private constructor(
     private readonly depth: number,
     prolog: string,
     bytes: Buffer,
-    slots?: number[],
+    slots?: { at: number[]; names: string[] },
   ) {
     this.pending = prolog;
     this.bytes = bytes;
@@ -79,49 +101,60 @@ export class XmlWriter {
 
   /**
    * Elements to write into many documents at `depth` without rendering them again; attribute
-   * values given as SLOT are filled in by each use.
+   * values given as `slot(name)` are filled in by each use. `SlotName` lists the names.
    */
-  static fragment(depth: number, build: (xml: XmlWriter) => void): XmlFragment {
-    const slots: number[] = [];
+  static fragment<SlotName extends string = never>(
+    depth: number,
+    build: (xml: XmlWriter) => void,
+  ): XmlFragment<SlotName> {
+    const slots = { at: [] as number[], names: [] as string[] };
     const xml = new XmlWriter(depth, "", Buffer.allocUnsafe(PENDING_LIMIT), slots);
     build(xml);
     if (xml.open.length > 0) throw new Error(`a fragment left <${xml.open.at(-1)}> open`);
     const bytes = xml.finish();
-    const ends = [...slots, bytes.length];
-    return { depth, pieces: ends.map((end, i) => copyOf(bytes.subarray(ends[i - 1] ?? 0, end))) };
+    const ends = [...slots.at, bytes.length];
+    return {
+      depth,
+      pieces: ends.map((end, i) => copyOf(bytes.subarray(ends[i - 1] ?? 0, end))),
+      slotNames: slots.names as SlotName[],
+    };
   }
 
-  /** Writes a fragment's elements inside the current element, its slots filled with `values`. */
-  insert(fragment: XmlFragment, values: readonly string[] = []): this {
+  /** Writes a fragment's elements inside the current element, each slot filled from `values`. */
+  insert<SlotName extends string>(
+    fragment: XmlFragment<SlotName>,
+    values: Readonly<Record<SlotName, string>> = {} as Record<SlotName, string>,
+  ): this {
     if (fragment.depth !== this.depth + this.open.length) {
       throw new Error(
         `a fragment for depth ${fragment.depth} written at ${this.depth + this.open.length}`,
       );
     }
-    const { pieces } = fragment;
-    if (values.length !== pieces.length - 1) {
-      throw new Error(`a fragment with ${pieces.length - 1} slots given ${values.length} values`);
-    }
+    const { pieces, slotNames } = fragment;
     if (pieces.length === 1 && pieces[0]?.length === 0) return this;
     if (this.startTagOpen) this.write(">");
     this.startTagOpen = false;
-    for (let i = 0; i < pieces.length; i++) {
-      if (i > 0) this.write(escapeAttribute(values[i - 1] as string));
-      this.copy(pieces[i] as Buffer);
+    this.copy(pieces[0] as Buffer);
+    for (let i = 0; i < slotNames.length; i++) {
+      const name = slotNames[i] as SlotName;
+      const value = values[name];
+      if (value === undefined) throw new Error(`no value for the fragment's slot "${name}"`);
+      this.write(escapeAttribute(value));
+      this.copy(pieces[i + 1] as Buffer);
     }
     this.hasChildElements = true;
     return this;
   }
 
   /** Opens element `name` inside the current one; attributes are written in the given order. */
-  ele(name: string, attrs: Record<string, string | typeof SLOT> = {}): this {
+  ele(name: string, attrs: Record<string, string | Slot> = {}): this {
     if (this.startTagOpen) this.write(">");
     let tag = `${newLine(this.depth + this.open.length)}<${name}`;
     for (const attr in attrs) {
       const value = attrs[attr];
-      if (value === SLOT) {
+      if (value instanceof Slot) {
         this.write(`${tag} ${attr}="`);
-        this.markSlot();
+        this.markSlot(value.name);
         tag = '"';
       } else tag += ` ${attr}="${escapeAttribute(value as string)}"`;
     }
@@ -167,10 +200,11 @@ export class XmlWriter {
     this.length += piece.length;
   }
 
-  private markSlot(): void {
-    if (!this.slots) throw new Error("a SLOT outside a fragment");
+  private markSlot(name: string): void {
+    if (!this.slots) throw new Error(`slot "${name}" outside a fragment`);
     this.encodePending();
-    this.slots.push(this.length);
+    this.slots.at.push(this.length);
+    this.slots.names.push(name);
   }
 
   private encodePending(): void {
@@ -220,70 +254,3 @@ function escapeAttribute(value: string): string {
 }
 
 export const writeXmlDocument = XmlWriter.document;
-
-/** Attributes without the ones that are not set, so optional values simply disappear. */
-export function attributes(
-  values: Record<string, string | number | undefined>,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined) out[name] = String(value);
-  }
-  return out;
-}
-
-export function textElement(
-  xml: XmlWriter,
-  name: string,
-  text: string,
-  attrs: Record<string, string> = {},
-) {
-  xml.ele(name, attrs).txt(text).up();
-}
-
-/** SPI asks for one item per mediaDescription; short before long, as in the seed. */
-export function writeDescriptions(xml: XmlWriter, description: Description | undefined) {
-  if (description?.short) {
-    xml.ele("mediaDescription");
-    textElement(xml, "shortDescription", description.short);
-    xml.up();
-  }
-  if (description?.long) {
-    xml.ele("mediaDescription");
-    textElement(xml, "longDescription", description.long);
-    xml.up();
-  }
-}
-
-export function writeMultimedia(
-  xml: XmlWriter,
-  attrs: Record<string, string | number | undefined>,
-) {
-  xml.ele("mediaDescription").ele("multimedia", attributes(attrs)).up().up();
-}
-
-export function writeGenres(xml: XmlWriter, genres: Genre[]) {
-  for (const genre of genres) {
-    textElement(
-      xml,
-      "genre",
-      genre.name,
-      attributes({ href: genre.href, type: genre.type ?? "main" }),
-    );
-  }
-}
-
-export function writeKeywords(xml: XmlWriter, keywords: string[]) {
-  if (keywords.length > 0) textElement(xml, "keywords", keywords.join(", "));
-}
-
-export function writeLinks(xml: XmlWriter, links: Link[]) {
-  for (const link of links) {
-    xml
-      .ele(
-        "link",
-        attributes({ uri: link.uri, mimeValue: link.mimeValue, description: link.description }),
-      )
-      .up();
-  }
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SLOT, XmlWriter } from "../../src/render/xmlWriter.js";
+import { slot, XmlWriter } from "../../src/render/xmlWriter.js";
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
@@ -32,25 +32,46 @@ describe("XmlWriter", () => {
     ).toThrow(/depth 1 written at 2/);
   });
 
-  it("fills a fragment's slots with each use's values, escaped", () => {
-    const fragment = XmlWriter.fragment(1, (xml) => {
-      xml.ele("p", { id: SLOT, kind: "x" }).ele("t", { at: SLOT }).up().up();
+  it("fills a fragment's slots by name with each use's values, escaped", () => {
+    const fragment = XmlWriter.fragment<"id" | "at">(1, (xml) => {
+      xml.ele("p", { id: slot("id"), kind: "x" }).ele("t", { at: slot("at"), of: slot("id") });
+      xml.up().up();
     });
     const text = XmlWriter.document((xml) => {
       xml.ele("root");
-      xml.insert(fragment, ["a&b", '"Zürich"']);
-      xml.insert(fragment, ["c", "<d>"]);
+      xml.insert(fragment, { at: '"Zürich"', id: "a&b" });
+      xml.insert(fragment, { id: "c", at: "<d>" });
     }).toString("utf8");
     expect(text).toBe(
       `${DECLARATION}\n<root>` +
-        '\n  <p id="a&amp;b" kind="x">\n    <t at="&quot;Zürich&quot;"/>\n  </p>' +
-        '\n  <p id="c" kind="x">\n    <t at="&lt;d&gt;"/>\n  </p>\n</root>\n',
+        '\n  <p id="a&amp;b" kind="x">\n    <t at="&quot;Zürich&quot;" of="a&amp;b"/>\n  </p>' +
+        '\n  <p id="c" kind="x">\n    <t at="&lt;d&gt;" of="c"/>\n  </p>\n</root>\n',
     );
-    expect(() => XmlWriter.document((xml) => xml.ele("root").insert(fragment, ["one"]))).toThrow(
-      /2 slots given 1 values/,
+    const missing = { id: "one" } as { id: string; at: string };
+    expect(() => XmlWriter.document((xml) => xml.ele("root").insert(fragment, missing))).toThrow(
+      /no value for the fragment's slot "at"/,
     );
-    expect(() => XmlWriter.document((xml) => xml.ele("root", { id: SLOT }))).toThrow(
-      /SLOT outside a fragment/,
+    expect(() => XmlWriter.document((xml) => xml.ele("root", { id: slot("id") }))).toThrow(
+      /slot "id" outside a fragment/,
+    );
+  });
+
+  it("writes what its doc comment's example says", () => {
+    const item = XmlWriter.fragment<"id">(1, (xml) => {
+      xml
+        .ele("item", { id: slot("id") })
+        .ele("name")
+        .txt("Zürich & Bern")
+        .up()
+        .up();
+    });
+    const bytes = XmlWriter.document((xml) => {
+      xml.ele("list", { kind: "towns" });
+      xml.insert(item, { id: "a1" }).insert(item, { id: "b2" });
+    });
+    const item1 = '\n  <item id="a1">\n    <name>Zürich &amp; Bern</name>\n  </item>';
+    expect(bytes.toString("utf8")).toBe(
+      `${DECLARATION}\n<list kind="towns">${item1}${item1.replace("a1", "b2")}\n</list>\n`,
     );
   });
 
