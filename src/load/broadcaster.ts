@@ -8,7 +8,8 @@ export interface Broadcaster {
 }
 
 export interface Provider {
-  name: Names;
+  /** SPI's serviceProvider needs a shortName, as a service does. */
+  name: Names & { short: string };
   description: Description | undefined;
   originator: string;
   language: string;

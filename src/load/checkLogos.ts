@@ -44,7 +44,18 @@ function toLogo(
     const expected = type === "logo_colour_square" ? "32x32" : "112x32";
     problems.push(file.error([...path, "type"], `${type} must be ${expected}, not ${input.size}`));
   }
-  const mimeValue = input.mimeValue ?? imageMimeType(input.url);
+  const fromUrl = imageMimeType(input.url);
+  const mimeValue = input.mimeValue ?? fromUrl;
+  // TS 102 818 §5.8 (table 8): both fixed-size logos shall be PNG.
+  if (type !== "logo_unrestricted" && mimeValue !== undefined && mimeValue !== "image/png") {
+    const [field, given] =
+      input.mimeValue === undefined
+        ? ["url", `the URL's extension names ${fromUrl}`]
+        : ["mimeValue", `not ${mimeValue}`];
+    problems.push(
+      file.error([...path, field], `${type} must be a PNG image (image/png), ${given}`),
+    );
+  }
   if (type === "logo_unrestricted" && !mimeValue) {
     problems.push(
       file.error([...path, "mimeValue"], "is required for a logo whose URL has no image extension"),

@@ -42,3 +42,9 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
   }
   return out;
 }
+
+/** A value as a message quotes it: in double quotes, cut short so a message stays one line. */
+export function quoted(value: string): string {
+  const characters = Array.from(value);
+  return JSON.stringify(characters.length > 60 ? `${characters.slice(0, 59).join("")}…` : value);
+}

@@ -1,4 +1,9 @@
 import { z } from "zod";
+import { quoted } from "./inputProblem.js";
+import { httpUrlProblem, linkUriProblem } from "./linkUri.js";
+import { mediaTypeProblem } from "./mediaType.js";
+import { radiodnsHostProblem } from "./radiodnsHost.js";
+import { parseUri } from "./uriSyntax.js";
 
 /**
  * The shape of everything a broadcaster writes in data/: one source of truth for the TypeScript
@@ -19,7 +24,48 @@ const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is not a date (expected YYYY-MM-DD)" });
 
-const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, { error: "is not an http(s) URL" });
+/** A string `problem` finds nothing wrong with; its message is the field's error. */
+function checkedString(problem: (value: string) => string | undefined) {
+  return z.string().check((ctx) => {
+    const message = problem(ctx.value);
+    if (message !== undefined) ctx.issues.push({ code: "custom", message, input: ctx.value });
+  });
+}
+
+const httpUrl = checkedString(httpUrlProblem).meta({ format: "uri", pattern: "^https?://" });
+
+/** type/subtype, as SPI's mimeType pattern allows it. */
+const mediaType = checkedString(mediaTypeProblem).meta({
+  pattern: "^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$",
+});
+
+/**
+ * A BCP 47 tag as xml:lang takes it (subtags of at most 8 letters or digits) that Intl also
+ * accepts as well-formed.
+ */
+const languageTag = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, {
+    error: "is not a language tag (e.g. en, de-CH; subtags of at most 8 letters or digits)",
+  })
+  .refine(
+    (tag) => {
+      try {
+        Intl.getCanonicalLocales(tag);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: "is not a well-formed language tag (BCP 47, e.g. en, de-CH)" },
+  );
+
+/** crid://<authority>/<data>, a well-formed URI as the schema's CRIDType requires. */
+const crid = checkedString((text) => {
+  if (!/^crid:\/\/[^/\s]+\/\S+$/.test(text)) return `${quoted(text)} is not a CRID`;
+  const parsed = parseUri(text);
+  return parsed.ok ? undefined : `${quoted(text)} ${parsed.reason}`;
+}).meta({ pattern: "^crid://[^/\\s]+/\\S+$" });
 
 const imageSize = z
   .string()
@@ -54,9 +100,11 @@ const weekdaySet = z
  * Text SPI limits to `max` characters, counted as the XSD counts them: code points, not the
  * UTF-16 units of `String.length` (an emoji is one character). JSON Schema counts the same way.
  */
-function spiText(max: number) {
+function spiText(max: number, whenMissing?: string) {
   return z
-    .string()
+    .string({
+      error: (issue) => (issue.input === undefined ? whenMissing : undefined),
+    })
     .min(1)
     .refine((text) => Array.from(text).length <= max, {
       error: (issue) =>
@@ -81,9 +129,11 @@ export const descriptionSchema = z.strictObject({
 });
 
 export const linkSchema = z.strictObject({
-  uri: z.string().min(1),
+  uri: checkedString(linkUriProblem).describe(
+    "http, https, mailto, tel, sms, postal, crid, dab, fm, hd, drm or amss URI.",
+  ),
   description: spiText(180).optional(),
-  mimeValue: z.string().optional(),
+  mimeValue: mediaType.optional().describe("The linked resource's media type, e.g. text/html."),
 });
 
 export const logoTypes = [
@@ -101,12 +151,19 @@ export const logoSchema = z.strictObject({
     .enum(logoTypes)
     .optional()
     .describe("Derived from the size when absent: 32x32 is the square logo, 112x32 the rectangle."),
-  mimeValue: z.string().optional().describe("Derived from the URL's extension when absent."),
+  mimeValue: mediaType
+    .optional()
+    .describe(
+      "Derived from the URL's extension when absent; the square and rectangle logos are PNG.",
+    ),
 });
 
 export const imageSchema = z.strictObject({
   url: httpUrl,
   size: imageSize,
+  mimeValue: mediaType
+    .optional()
+    .describe("Derived from the URL's extension when absent; required when it has none."),
 });
 
 export const genreSchema = z.strictObject({
@@ -119,15 +176,21 @@ export const genreSchema = z.strictObject({
 
 export const providerSchema = z
   .strictObject({
-    name: namesSchema,
+    // SPI's serviceProvider, like a service, must have a shortName.
+    name: namesSchema.extend({
+      short: spiText(
+        8,
+        "is required: SPI's serviceProvider needs a shortName (at most 8 characters)",
+      ).describe("shortName: at most 8 characters."),
+    }),
     description: descriptionSchema.optional(),
     originator: spiText(128),
-    language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { error: "is not a language tag" }),
+    language: languageTag,
     timeZone: z.string().min(1).describe("IANA time zone of the schedules, e.g. Europe/Zurich."),
-    radiodnsHost: z
-      .string()
-      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, {
-        error: "is not a host name",
+    radiodnsHost: checkedString(radiodnsHostProblem)
+      .meta({
+        format: "hostname",
+        pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$",
       })
       .describe("The fixed host literal in every PI path and in each service's radiodns element."),
     cridAuthority: z
@@ -138,10 +201,15 @@ export const providerSchema = z
       .number()
       .int()
       .min(0)
-      .max(24)
+      // TS 102 818 §10.3: the majority of a PI document's schedule shall be within its day; with
+      // the margin on both sides, that is 24 hours of at most 24 + 2 × 11.
+      .max(11, {
+        error: (issue) =>
+          `is ${String(issue.input)}; at most 11 hours, so that most of a PI document stays inside its day (TS 102 818 §10.3)`,
+      })
       .optional()
       .describe(
-        "How far the previous and next day reach into a PI document, in hours (default 6).",
+        "How far the previous and next day reach into a PI document, in hours (default 6, at most 11).",
       ),
     logos: z.array(logoSchema).optional(),
     links: z.array(linkSchema).optional(),
@@ -156,8 +224,9 @@ export const providerSchema = z
 const bearerCost = z.number().int().min(0);
 
 export const dabBearerSchema = z.strictObject({
-  id: z.string().regex(/^dab:[0-9a-f]{3}\.[0-9a-f]{4}\.[0-9a-f]{4,8}\.[0-9a-f]$/, {
-    error: "is not a DAB bearer id (expected dab:<gcc>.<eid>.<sid>.<scids>)",
+  id: z.string().regex(/^dab:[0-9a-f]{3}\.[0-9a-f]{4}\.([0-9a-f]{4}|[0-9a-f]{8})\.[0-9a-f]$/, {
+    error:
+      "is not a DAB bearer id (expected dab:<gcc>.<eid>.<sid>.<scids>, the SId of 4 or 8 hex digits)",
   }),
   mimeValue: z.enum(["audio/mpeg", "audio/aacp"]),
   cost: bearerCost.optional(),
@@ -174,7 +243,7 @@ export const fmBearerSchema = z.strictObject({
 
 export const streamSchema = z.strictObject({
   url: httpUrl,
-  mimeValue: z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/, { error: "is not a media type" }),
+  mimeValue: mediaType,
   bitrate: z.number().int().positive(),
   cost: bearerCost.optional(),
   offset: z.number().int().min(0).optional(),
@@ -187,11 +256,7 @@ export const serviceSchema = z
     }),
     name: namesSchema.extend({ short: spiText(8) }),
     description: descriptionSchema.optional(),
-    language: z
-      .string()
-      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { error: "is not a language tag" })
-      .optional()
-      .describe("Defaults to the provider's."),
+    language: languageTag.optional().describe("Defaults to the provider's."),
     timeZone: z
       .string()
       .min(1)
@@ -228,9 +293,7 @@ export const showSchema = z.strictObject({
   images: z.array(imageSchema).optional(),
   website: httpUrl.optional(),
   genres: z.array(genreSchema).optional(),
-  group: z
-    .string()
-    .regex(/^crid:\/\/[^/\s]+\/\S+$/, { error: "is not a CRID" })
+  group: crid
     .optional()
     .describe("The show's group CRID (memberOf); derived from service and show id when absent."),
 });
@@ -245,10 +308,7 @@ export const specialSchema = z.strictObject({
   start: timeOfDay,
   end: timeOfDay,
   show: identifier,
-  crid: z
-    .string()
-    .regex(/^crid:\/\/[^/\s]+\/\S+$/, { error: "is not a CRID" })
-    .optional(),
+  crid: crid.optional(),
 });
 
 export const datedEntrySchema = z.strictObject({

@@ -3,6 +3,7 @@ import type { DatedDay, Schedule, Slot, SpecialSlot } from "./broadcaster.js";
 import { checkMediumName } from "./checkMediumName.js";
 import { didYouMean } from "./closestName.js";
 import { findDeadAir } from "./findDeadAir.js";
+import { imageMimeType } from "./imageMimeType.js";
 import type { InputProblem } from "./inputProblem.js";
 import {
   type GridSlotInput,
@@ -122,6 +123,17 @@ export function loadSchedule(
 
   for (const [id, show] of Object.entries(input.shows)) {
     checkMediumName(show.name, file, ["shows", id, "name"], problems);
+    show.images?.forEach((image, i) => {
+      // SPI requires a multimedia element's mimeValue unless it is one of the fixed-size logos.
+      if (image.mimeValue === undefined && imageMimeType(image.url) === undefined) {
+        problems.push(
+          file.error(
+            ["shows", id, "images", i, "mimeValue"],
+            "is required: the URL's extension names no image type (give e.g. mimeValue: image/jpeg)",
+          ),
+        );
+      }
+    });
     if (!used.has(id)) {
       problems.push({
         ...file.locateKey(["shows", id]),

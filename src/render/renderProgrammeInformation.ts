@@ -106,7 +106,7 @@ function writeProgramme(xml: XmlWriter, show: Show, groupCrid: string, withEvent
     const [width, height] = image.size.split("x");
     writeMultimedia(xml, {
       url: image.url,
-      mimeValue: imageMimeType(image.url),
+      mimeValue: image.mimeValue ?? imageMimeType(image.url),
       width,
       height,
     });

@@ -240,17 +240,29 @@ function copyOf(bytes: Buffer): Buffer {
   return copy;
 }
 
-const TEXT_SPECIALS = /[&<>]/;
-const ATTRIBUTE_SPECIALS = /[&<>"]/;
+/**
+ * Besides markup, a parser changes some white space on reading: a raw CR becomes a line feed
+ * everywhere, and in an attribute a tab or line feed becomes a space. As character references
+ * they survive, so what a listener reads is what the YAML said.
+ */
+const TEXT_SPECIALS = /[&<>\r]/;
+const ATTRIBUTE_SPECIALS = /[&<>"\t\n\r]/;
 
 function escapeText(text: string): string {
   if (!TEXT_SPECIALS.test(text)) return text;
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll("\r", "&#13;");
 }
 
 function escapeAttribute(value: string): string {
   if (!ATTRIBUTE_SPECIALS.test(value)) return value;
-  return escapeText(value).replaceAll('"', "&quot;");
+  return escapeText(value)
+    .replaceAll('"', "&quot;")
+    .replaceAll("\t", "&#9;")
+    .replaceAll("\n", "&#10;");
 }
 
 export const writeXmlDocument = XmlWriter.document;

@@ -66,8 +66,9 @@ radiodnsHost: rdns.test.example
 colour: blue
 `;
     expect(problemsOf(providerSchema, text)).toEqual([
+      "1:7 name.short: is required: SPI's serviceProvider needs a shortName (at most 8 characters)",
       "2:13 originator: is empty",
-      '3:11 language: "English" is not a language tag',
+      '3:11 language: "English" is not a language tag (e.g. en, de-CH; subtags of at most 8 letters or digits)',
       "1:1 cridAuthority: is required",
       "6:1 colour: is not a known field",
     ]);

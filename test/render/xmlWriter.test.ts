@@ -17,6 +17,25 @@ describe("XmlWriter", () => {
     );
   });
 
+  it("writes white space a parser would change as character references, so it reads back the same", () => {
+    const name = "Line one\r\nline two\rend";
+    const note = "tab\there\nnew line\r";
+    const text = XmlWriter.document((xml) => {
+      xml.ele("root", { note });
+      xml.ele("name").txt(name).up();
+    }).toString("utf8");
+    expect(text).toContain('note="tab&#9;here&#10;new line&#13;"');
+    expect(text).toContain("<name>Line one&#13;\nline two&#13;end</name>");
+    // What an XML 1.0 parser reads: raw CR and CRLF become LF (§2.11); in attribute values a raw
+    // tab, LF or CR then becomes a space (§3.3.3); character references are decoded last.
+    const decode = (raw: string) =>
+      raw.replace(/&#(\d+);/g, (_, code) => String.fromCodePoint(Number(code)));
+    const read = text.replace(/\r\n?/g, "\n");
+    const attribute = /note="([^"]*)"/.exec(read)?.[1] ?? "";
+    expect(decode(attribute.replace(/[\t\n]/g, " "))).toBe(note);
+    expect(decode(/<name>([^<]*)<\/name>/.exec(read)?.[1] ?? "")).toBe(name);
+  });
+
   it("copies fragments in place, at the depth they were rendered for", () => {
     const fragment = XmlWriter.fragment(1, (xml) => {
       xml.ele("a").txt("Grüezi").up();

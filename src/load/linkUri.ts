@@ -1,0 +1,51 @@
+import { quoted } from "./inputProblem.js";
+import { parseUri } from "./uriSyntax.js";
+
+/**
+ * The URI schemes a link may use: those TS 102 818 names for links (Annex A: tel, sms, postal,
+ * mailto, http(s), crid) and the broadcast bearers of TS 103 270 (dab, fm, hd, drm, amss).
+ * Anything else (javascript:, data:, file:, …) has no meaning to a radio and could harm a
+ * client that follows it, so it is refused rather than published.
+ */
+export const LINK_SCHEMES = [
+  "http",
+  "https",
+  "mailto",
+  "tel",
+  "sms",
+  "postal",
+  "crid",
+  "dab",
+  "fm",
+  "hd",
+  "drm",
+  "amss",
+] as const;
+
+/** Why `uri` cannot be a link's uri, or undefined when it can. */
+export function linkUriProblem(uri: string): string | undefined {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri)?.[1]?.toLowerCase();
+  if (scheme !== undefined && !(LINK_SCHEMES as readonly string[]).includes(scheme)) {
+    return `${quoted(`${scheme}:`)} is not a link scheme SPI clients use (expected one of ${LINK_SCHEMES.join(", ")})`;
+  }
+  const parsed = parseUri(uri);
+  if (!parsed.ok) return `${quoted(uri)} ${parsed.reason}`;
+  if (parsed.scheme === "http" || parsed.scheme === "https")
+    return webHostProblem(uri, parsed.host);
+  return undefined;
+}
+
+/** Why `url` cannot be an http(s) URL (of an image, stream or website), or undefined. */
+export function httpUrlProblem(url: string): string | undefined {
+  const parsed = parseUri(url);
+  if (!/^https?:/i.test(url)) return `${quoted(url)} is not an http(s) URL`;
+  if (!parsed.ok) return `${quoted(url)} ${parsed.reason}`;
+  return webHostProblem(url, parsed.host);
+}
+
+function webHostProblem(url: string, host: string | undefined): string | undefined {
+  if (!host) return `${quoted(url)} has no host (expected e.g. https://www.example.com/)`;
+  // The WHATWG parser is what browsers and clients use: it must accept the host too.
+  if (!URL.canParse(url)) return `${quoted(url)} has a host that is not valid`;
+  return undefined;
+}

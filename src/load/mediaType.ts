@@ -1,0 +1,39 @@
+import { quoted } from "./inputProblem.js";
+
+/**
+ * A media type as SPI's `mimeType` accepts it: `type/subtype` without parameters or spaces
+ * (its pattern allows only the characters `!`–`.` and `0`–`~` on either side of one `/`). The
+ * names follow RFC 6838's restricted-name, which that pattern contains.
+ */
+const MEDIA_TYPE =
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
+
+/** What people write for a media type, and the type they mean. */
+const SHORTHANDS: Record<string, string> = {
+  html: "text/html",
+  htm: "text/html",
+  text: "text/plain",
+  txt: "text/plain",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  mp3: "audio/mpeg",
+  aac: "audio/aacp",
+  xml: "application/xml",
+  pdf: "application/pdf",
+};
+
+/** Why `value` is not a media type SPI can carry, or undefined when it is one. */
+export function mediaTypeProblem(value: string): string | undefined {
+  if (MEDIA_TYPE.test(value)) return undefined;
+  const base = value.split(";")[0]?.trim() ?? "";
+  if (value.includes(";") && MEDIA_TYPE.test(base)) {
+    return `${quoted(value)} has parameters, which SPI's mimeValue cannot carry; write ${base}`;
+  }
+  const meant = SHORTHANDS[value.trim().toLowerCase().replace(/^\./, "")];
+  const hint = meant ? `; did you mean ${meant}?` : " (expected type/subtype, e.g. text/html)";
+  return `${quoted(value)} is not a media type${hint}`;
+}
