@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -30,23 +30,49 @@ export function fingerprintBuild({ dataDir, keyDigests }: FingerprintInputs): st
   return hash.digest("hex");
 }
 
+/**
+ * A file that cannot be read, or a folder that cannot be listed, is hashed as such: the build
+ * goes on to load the data, which says why (so `build` and `validate` report the same problem).
+ * A link is hashed by where it points (the loader follows it within the data folder only).
+ */
 function hashFolder(hash: ReturnType<typeof createHash>, dir: string, label: string): void {
-  for (const file of filesUnder(dir)) {
-    const bytes = readFileSync(file);
-    // Name and length before the bytes, so no two different folders hash the same stream.
-    hash.update(`${label} ${relative(dir, file).split(sep).join("/")} ${bytes.length}\0`);
-    hash.update(bytes);
+  for (const { path, kind, code } of entriesUnder(dir)) {
+    const name = `${label} ${relative(dir, path).split(sep).join("/")}`;
+    if (code !== undefined) {
+      hash.update(`${name} unreadable ${code}\0`);
+      continue;
+    }
+    try {
+      const bytes = kind === "link" ? Buffer.from(readlinkSync(path)) : readFileSync(path);
+      // Name and length before the bytes, so no two different folders hash the same stream.
+      hash.update(`${name} ${kind} ${bytes.length}\0`);
+      hash.update(bytes);
+    } catch (error) {
+      hash.update(`${name} unreadable ${(error as NodeJS.ErrnoException).code}\0`);
+    }
   }
 }
 
-function filesUnder(dir: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  )) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...filesUnder(path));
-    else if (entry.isFile()) files.push(path);
+interface FolderEntry {
+  path: string;
+  kind: "file" | "link" | "folder";
+  /** Why a folder could not be listed. */
+  code?: string | undefined;
+}
+
+function entriesUnder(dir: string): FolderEntry[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    return [{ path: dir, kind: "folder", code: (error as NodeJS.ErrnoException).code ?? "?" }];
   }
-  return files;
+  const found: FolderEntry[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...entriesUnder(path));
+    else if (entry.isFile()) found.push({ path, kind: "file" });
+    else if (entry.isSymbolicLink()) found.push({ path, kind: "link" });
+  }
+  return found;
 }

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -29,5 +29,20 @@ describe("fingerprintBuild", () => {
 
     await writeFile(join(dataDir, "services/two.yaml"), "id: twO\n");
     expect(fingerprintBuild({ dataDir, keyDigests: ["d1"] })).not.toBe(added);
+  });
+
+  it("changes when a link points elsewhere, and hashes a folder it cannot list instead of failing", async () => {
+    await symlink("one.yaml", join(dataDir, "schedules/two.yaml"));
+    const linked = fingerprintBuild({ dataDir, keyDigests: [] });
+    await rm(join(dataDir, "schedules/two.yaml"));
+    await writeFile(join(dataDir, "schedules/three.yaml"), "");
+    await symlink("three.yaml", join(dataDir, "schedules/two.yaml"));
+    const relinked = fingerprintBuild({ dataDir, keyDigests: [] });
+    expect(relinked).not.toBe(linked);
+
+    // The load stage then says why (test/load/dataFolder.test.ts: an unreadable folder).
+    expect(fingerprintBuild({ dataDir: join(dataDir, "nowhere"), keyDigests: [] })).toMatch(
+      /^[0-9a-f]{64}$/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { openDataFolder } from "../load/dataFolder.js";
 import { InputError, type InputProblem } from "../load/inputProblem.js";
 
 /** The data folder's demo key: lets `spi-static serve` answer keyed requests out of the box. */
@@ -99,10 +100,16 @@ export async function resolveApiKeys(dataDir: string, sources: KeySources): Prom
     origin = "SPI_API_KEYS";
   } else {
     const demoFile = join(dataDir, DEMO_KEYS_FILE);
-    keys = await readKeysFile(demoFile).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return [];
-      throw error;
-    });
+    // Read as every data file is: no link out of the folder, no FIFO, no device.
+    const read = await (await openDataFolder(dataDir)).readText(demoFile);
+    if ("text" in read) keys = parseKeysFile(read.text, demoFile);
+    else if (read.unreadable.missing) keys = [];
+    else {
+      const { line, column, message } = read.unreadable;
+      throw new InputError([
+        { file: demoFile, line, column, field: "", severity: "error", message },
+      ]);
+    }
     origin = keys.length > 0 ? demoFile : "none";
     demo = keys.length > 0;
   }

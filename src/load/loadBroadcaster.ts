@@ -1,8 +1,8 @@
-import { readdir } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import type { Broadcaster, Provider, Schedule, Service } from "./broadcaster.js";
 import { toLogos } from "./checkLogos.js";
 import { checkMediumName } from "./checkMediumName.js";
+import { type DataFolder, openDataFolder, type UnreadableFile } from "./dataFolder.js";
 import { timeZoneProblem } from "./ianaTimeZone.js";
 import { formatSourceRef, InputError, type InputProblem, type SourceRef } from "./inputProblem.js";
 import {
@@ -43,36 +43,37 @@ export async function loadBroadcaster(dataDir: string): Promise<Broadcaster> {
 export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
   const problems: InputProblem[] = [];
   const display = (path: string) => relative(process.cwd(), path) || path;
-  const read = (path: string) => readInputFile(display(path), problems);
+  const folder = await openDataFolder(dataDir);
+  const read = async (path: string, into: InputProblem[]) => {
+    const result = await readYamlFile(folder, display(path));
+    if ("unreadable" in result) into.push(unreadableProblem(display(path), result.unreadable));
+    return "file" in result ? result.file : undefined;
+  };
 
-  const providerFile = await read(join(dataDir, "provider.yaml"));
+  const providerFile = await read(join(dataDir, "provider.yaml"), problems);
   const providerInput = providerFile && parseInput(providerSchema, providerFile, problems);
   const provider =
     providerFile && providerInput && toProvider(providerInput, providerFile, problems);
   const providerIsValid = !problems.some((p) => p.severity === "error");
 
-  const { files: serviceFiles, misnamed } = await listYaml(
-    join(dataDir, "services"),
-    display,
-    problems,
-  );
-  if (serviceFiles.length === 0 && misnamed.length === 0) {
-    problems.push(
-      atFileStart(display(join(dataDir, "services")), "has no service files (<id>.yaml)"),
-    );
+  const servicesDir = join(dataDir, "services");
+  const serviceListing = await listYaml(folder, servicesDir, display, problems);
+  const serviceFiles = serviceListing?.files;
+  if (serviceListing && serviceListing.files.length === 0 && serviceListing.misnamed.length === 0) {
+    problems.push(atFileStart(display(servicesDir), "has no service files (<id>.yaml)"));
   }
 
   const services: Service[] = [];
-  const brokenServices: string[] = [...misnamed];
+  const brokenServices: string[] = [...(serviceListing?.misnamed ?? [])];
   const idsInUse = new Map<string, string>();
   // The schedule names a service file stands for, even one too broken to give its id.
   const claimed = new Set<string>();
   // CRIDs written in the YAML, with the special first giving each: a client would merge two
   // programmes sharing one.
   const givenCrids = new Map<string, SourceRef>();
-  for (const path of serviceFiles) {
+  for (const path of serviceFiles ?? []) {
     const own: InputProblem[] = [];
-    const file = await read(path);
+    const file = await read(path, own);
     const input = file && parseInput(serviceSchema, file, own);
     // A service file with errors still names its schedule, which is checked all the same.
     const rawId = (file?.value as { id?: unknown } | undefined)?.id;
@@ -89,9 +90,15 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
       if (file) idsInUse.set(id, file.file);
       const fields = file && input && toServiceFields(input, provider, file, own);
       const schedulePath = join(dataDir, "schedules", `${id}.yaml`);
-      const scheduleFile = await readYamlFile(display(schedulePath)).catch(() => undefined);
-      if (!scheduleFile && file && input) {
-        own.push(file.error(["id"], `has no schedule: schedules/${id}.yaml is missing`));
+      const scheduleRead = await readYamlFile(folder, display(schedulePath));
+      const scheduleFile = "file" in scheduleRead ? scheduleRead.file : undefined;
+      if ("unreadable" in scheduleRead) {
+        const { unreadable } = scheduleRead;
+        // A missing schedule is the service's mistake; any other reason is the schedule file's.
+        if (!unreadable.missing) own.push(unreadableProblem(display(schedulePath), unreadable));
+        else if (file && input) {
+          own.push(file.error(["id"], `has no schedule: schedules/${id}.yaml is missing`));
+        }
       }
       const scheduleInput = scheduleFile && parseInput(scheduleSchema, scheduleFile, own);
       const schedule =
@@ -104,9 +111,11 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
     else brokenServices.push(id ?? display(path));
   }
 
-  for (const path of (await listYaml(join(dataDir, "schedules"), display, problems)).files) {
+  const scheduleListing = await listYaml(folder, join(dataDir, "schedules"), display, problems);
+  for (const path of scheduleListing?.files ?? []) {
     const id = basename(path).replace(/\.yaml$/, "");
-    if (!claimed.has(id)) {
+    // Without the list of services, no schedule can be said to belong to none.
+    if (serviceFiles && !claimed.has(id)) {
       problems.push({
         ...atFileStart(display(path), `belongs to no service (no services/*.yaml has id "${id}")`),
         severity: "warning",
@@ -146,18 +155,8 @@ function repeatedCrids(schedule: Schedule, given: Map<string, SourceRef>): Input
   return problems;
 }
 
-async function readInputFile(
-  path: string,
-  problems: InputProblem[],
-): Promise<YamlFile | undefined> {
-  try {
-    return await readYamlFile(path);
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === "ENOENT" ? "is missing" : "cannot be read";
-    problems.push(atFileStart(path, reason));
-    return undefined;
-  }
+function unreadableProblem(file: string, { line, column, message }: UnreadableFile): InputProblem {
+  return { file, line, column, field: "", severity: "error", message };
 }
 
 function atFileStart(file: string, message: string): InputProblem {
@@ -167,14 +166,21 @@ function atFileStart(file: string, message: string): InputProblem {
 /**
  * The `.yaml` files of a folder, and its `.yml` files (shown as `display` does), each reported
  * as an error rather than ignored: every file spi-static reads is named `.yaml` (provider.yaml,
- * schedules/<id>.yaml), so one spelling holds everywhere.
+ * schedules/<id>.yaml), so one spelling holds everywhere. Undefined, with a problem, when the
+ * folder cannot be listed; a folder that does not exist has no files.
  */
 async function listYaml(
+  folder: DataFolder,
   dir: string,
   display: (path: string) => string,
   problems: InputProblem[],
-): Promise<{ files: string[]; misnamed: string[] }> {
-  const names = (await readdir(dir).catch(() => [] as string[])).sort();
+): Promise<{ files: string[]; misnamed: string[] } | undefined> {
+  const listing = await folder.list(dir);
+  if ("reason" in listing) {
+    problems.push(atFileStart(display(dir), listing.reason));
+    return undefined;
+  }
+  const names = "names" in listing ? listing.names : [];
   const misnamed = names.filter((name) => name.endsWith(".yml")).map((n) => display(join(dir, n)));
   for (const path of misnamed) {
     const renamed = basename(path).replace(/\.yml$/, ".yaml");

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, visit } from "yaml";
+import type { DataFolder, UnreadableFile } from "./dataFolder.js";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
 
@@ -23,8 +23,13 @@ export interface YamlFile {
   syntaxProblems: InputProblem[];
 }
 
-export async function readYamlFile(file: string): Promise<YamlFile> {
-  return parseYamlText(file, await readFile(file, "utf8"));
+/** A data file's YAML, or why it gives none (see DataFolder for what is refused). */
+export async function readYamlFile(
+  folder: DataFolder,
+  file: string,
+): Promise<{ file: YamlFile } | { unreadable: UnreadableFile }> {
+  const read = await folder.readText(file);
+  return "text" in read ? { file: parseYamlText(file, read.text) } : read;
 }
 
 /**

@@ -1,0 +1,133 @@
+import { constants } from "node:fs";
+import { open, readdir, realpath } from "node:fs/promises";
+import { sep } from "node:path";
+import { decodeUtf8 } from "./decodeUtf8.js";
+
+/**
+ * The largest data file read, in bytes. The biggest schedule of a real station (a year of dated
+ * entries, hundreds of shows) is well under 1 MB; parsing and locating in a file this size
+ * takes about a second and some hundred MB, and nothing larger is read at all.
+ */
+export const MAX_DATA_FILE_BYTES = 8 * 1024 * 1024;
+
+/** Why a data file gives no text: where, and the reason worded for a message at the file. */
+export interface UnreadableFile {
+  /** The file does not exist (a link to nothing included): the caller words that itself. */
+  missing: boolean;
+  line: number;
+  column: number;
+  message: string;
+}
+
+export type DataFileText = { text: string } | { unreadable: UnreadableFile };
+
+/** The names in a folder, sorted, or why it cannot be listed. */
+export type FolderListing = { names: string[] } | { missing: true } | { reason: string };
+
+/**
+ * Reading from a data folder, which may come from anyone's repository: a file is read only when
+ * it is a regular file whose real path lies inside the folder (a link is followed only to
+ * another file of the folder), never larger than MAX_DATA_FILE_BYTES, and only as UTF-8. So a
+ * link to `/proc/self/environ` or `/etc/passwd`, a FIFO or a device is refused by name, never
+ * read, and no message can quote what it holds.
+ */
+export interface DataFolder {
+  readText(path: string): Promise<DataFileText>;
+  list(dir: string): Promise<FolderListing>;
+}
+
+export async function openDataFolder(dir: string): Promise<DataFolder> {
+  // A folder that does not exist has no files: every read then says which one is missing.
+  const root = await realpath(dir).catch(() => dir);
+  const inside = (path: string) => path === root || path.startsWith(root + sep);
+
+  async function readText(path: string): Promise<DataFileText> {
+    const refuse = (message: string, missing = false) => ({
+      unreadable: { missing, line: 1, column: 1, message },
+    });
+    let real: string;
+    try {
+      real = await realpath(path);
+    } catch (error) {
+      return refuse(...reasonOf(error));
+    }
+    if (!inside(real)) {
+      return refuse(
+        "is a link to a file outside the data folder; links are followed only within it",
+      );
+    }
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      // Non-blocking, so a FIFO is opened (and then refused) instead of waiting for a writer.
+      handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      return refuse(...reasonOf(error));
+    }
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) return refuse("is a folder, not a file");
+      if (!stats.isFile()) return refuse(`is ${specialKind(stats)}, not a regular file`);
+      if (stats.size > MAX_DATA_FILE_BYTES) {
+        return refuse(
+          `is ${megabytes(stats.size)}; a data file may hold at most ${megabytes(MAX_DATA_FILE_BYTES)}`,
+        );
+      }
+      const decoded = decodeUtf8(await handle.readFile());
+      if ("text" in decoded) return decoded;
+      return { unreadable: { missing: false, ...decoded.invalid } };
+    } catch (error) {
+      return refuse(...reasonOf(error));
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async function list(dir: string): Promise<FolderListing> {
+    try {
+      const real = await realpath(dir);
+      if (!inside(real)) {
+        return {
+          reason:
+            "is a link to a folder outside the data folder; links are followed only within it",
+        };
+      }
+      return { names: (await readdir(real)).sort() };
+    } catch (error) {
+      const [message, missing] = reasonOf(error);
+      return missing ? { missing } : { reason: message };
+    }
+  }
+
+  return { readText, list };
+}
+
+/** The system's reason for a failed read, worded for a message; true when the file is missing. */
+function reasonOf(error: unknown): [message: string, missing: boolean] {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "ENOENT":
+      return ["is missing", true];
+    case "EACCES":
+    case "EPERM":
+      return [`cannot be read: permission denied (${code})`, false];
+    case "EISDIR":
+      return ["is a folder, not a file", false];
+    case "ENOTDIR":
+      return ["is not in a folder (a file stands where a folder of its path should be)", false];
+    case "ELOOP":
+      return ["is a link that leads round in a loop", false];
+    default:
+      return [`cannot be read (${code ?? String(error)})`, false];
+  }
+}
+
+function specialKind(stats: import("node:fs").Stats): string {
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "a special file";
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
