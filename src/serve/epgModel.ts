@@ -306,15 +306,15 @@ function programmeBlock(
   const names = deriveNames(p.show.name);
   const image =
     p.show.images?.find((i) => i.size === "320x240")?.url ?? p.show.images?.[0]?.url ?? undefined;
-  const startDate = localDateOf(zone, p.start);
-  const endDate = localDateOf(zone, p.end - 1);
+  const rowDate = localDateOf(zone, dayStart);
   const at = (instant: number, date: PlainDate) =>
-    `${clock(zone, instant)}${date === localDateOf(zone, dayStart) ? "" : ` (${date})`}`;
+    `${clock(zone, instant)}${date === rowDate ? "" : ` (${date})`}`;
   return {
     type: "programme",
     start: Math.max(p.start, dayStart),
     end: Math.min(p.end, dayEnd),
-    time: `${at(p.start, startDate)}–${at(p.end, endDate)}`,
+    // A programme that ends at the row's midnight ends at 24:00, not at 00:00 of the next day.
+    time: `${at(p.start, localDateOf(zone, p.start))}–${p.end === dayEnd ? "24:00" : at(p.end, localDateOf(zone, p.end))}`,
     duration: duration(p.end - p.start),
     fromPreviousDay: p.start < dayStart,
     intoNextDay: p.end > dayEnd,

@@ -145,13 +145,13 @@ function receiverView(service) {
                 width: logo.width,
                 height: logo.height,
                 alt: `${service.names.short} logo ${logo.size}`,
-                style: `width:${Math.min(logo.width, 96)}px;height:${Math.round((Math.min(logo.width, 96) * logo.height) / logo.width)}px`,
+                style: `width:${Math.min(logo.width, 64)}px;height:${Math.round((Math.min(logo.width, 64) * logo.height) / logo.width)}px`,
               })
             : el(
                 "span",
                 {
                   class: "logo missing",
-                  style: `width:${Math.min(logo.width, 96)}px;height:${Math.round((Math.min(logo.width, 96) * logo.height) / logo.width)}px`,
+                  style: `width:${Math.min(logo.width, 64)}px;height:${Math.round((Math.min(logo.width, 64) * logo.height) / logo.width)}px`,
                 },
                 "none",
               ),
@@ -329,6 +329,10 @@ function select(button, block, row) {
     block.image
       ? el("img", {
           loading: "lazy",
+          // Offline the image cannot load: keep its alt text out of the way.
+          onerror: (event) => {
+            event.currentTarget.hidden = true;
+          },
           src: block.image,
           alt: `Image for ${names.long}`,
           width: 320,
@@ -424,10 +428,17 @@ async function selectDate(date) {
   scrollToNow();
 }
 
+/** Shows now, and the start of what is on air when it began not long before. */
 function scrollToNow() {
   const grid = document.getElementById("grid");
   const line = grid.querySelector(".now-line");
-  grid.scrollLeft = line ? Math.max(line.offsetLeft - HOUR_PX * 2, 0) : 0;
+  if (!line) {
+    grid.scrollLeft = 0;
+    return;
+  }
+  const onAir = [...grid.querySelectorAll("button.block.on-air")].map((b) => b.offsetLeft);
+  const earliest = Math.max(Math.min(...onAir, line.offsetLeft), line.offsetLeft - HOUR_PX * 5);
+  grid.scrollLeft = Math.max(Math.min(earliest, line.offsetLeft - HOUR_PX * 2) - HOUR_PX / 4, 0);
 }
 
 async function reload(state) {

@@ -125,7 +125,6 @@ describe.skipIf(!hasChromium && !process.env.CI)("the EPG preview in headless Ch
   it("shows today's programmes of every service, marks now, the special and the zone, and matches the PI documents", async () => {
     const target = dev as Dev;
     const page = await openPage(target);
-    await page.screenshot({ path: join(ARTIFACTS, "week.png") });
     expect(await page.locator('.days button[aria-current="date"]').textContent()).toBe(
       "Mon 23.11. (today)",
     );
@@ -163,6 +162,20 @@ describe.skipIf(!hasChromium && !process.env.CI)("the EPG preview in headless Ch
     expect(await page.locator("#details h2").textContent()).toBe(
       "Matinee: Vom Barock bis zur Romantik",
     );
+    await page.screenshot({ path: join(ARTIFACTS, "week.png") });
+    // What a receiver shows: the names cut to 8 and 16 characters, a logo per expected size.
+    await bern.getByText("On a receiver").click();
+    expect(await bern.locator(".receiver .name").allTextContents()).toEqual([
+      "AareBern",
+      "Aare Bern       ",
+    ]);
+    expect(await bern.locator(".receiver figcaption").allTextContents()).toEqual([
+      "32x32",
+      "112x32",
+      "128x128",
+      "320x240",
+      "600x600",
+    ]);
     // The PI link goes through the edge rules with the development key.
     await bern.getByText("PI for this day").click();
     await page.locator("#doc").waitFor({ state: "visible" });

@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import type { Service } from "../../src/load/broadcaster.js";
+import type { InputProblem } from "../../src/load/inputProblem.js";
+import { weekdayNames } from "../../src/load/inputSchema.js";
+import { scheduleBroadcaster } from "../../src/schedule/scheduleBroadcaster.js";
+import { type EpgProgramme, epgModel } from "../../src/serve/epgModel.js";
+import { makeProvider } from "../fixtures/makeProvider.js";
+import { makeService } from "../fixtures/makeService.js";
+
+const MORNING_AT = { file: "schedules/test.yaml", line: 7, column: 9 };
+
+/** 00:00 night, 06:00–08:00 morning (then nothing until 09:00), 09:00 day; a special, a dated day. */
+function gappyService(): Service {
+  const service = makeService({
+    daily: ["00:00 night", "06:00-08:00 morning", "09:00 day"],
+    dates: [
+      { date: "2026-11-24", specials: ["12:00-14:00 concert"] },
+      { date: "2026-11-25", slots: ["02:00 carols"] },
+    ],
+  });
+  for (const day of weekdayNames) {
+    const morning = service.schedule.week[day][1];
+    if (morning) morning.origin = { ...MORNING_AT, field: "grid[0].slots[1]" };
+  }
+  service.name = { short: "Test", long: "The Test Radio of the Aare Valley" };
+  service.logos = [
+    {
+      url: "https://img.example/32.png",
+      width: 32,
+      height: 32,
+      type: "logo_colour_square",
+      mimeValue: undefined,
+    },
+  ];
+  return service;
+}
+
+function model(now: string, problems: InputProblem[] = []) {
+  const at = Date.parse(now);
+  const broadcaster = { provider: makeProvider(), services: [gappyService()] };
+  return epgModel({
+    scheduled: scheduleBroadcaster(broadcaster, at),
+    problems,
+    now: at,
+    clockFixed: true,
+    devKey: undefined,
+  });
+}
+
+const rowOf = (epg: ReturnType<typeof model>, date: string) => {
+  const row = epg.day(date)?.rows[0];
+  if (!row) throw new Error(`no row for ${date}`);
+  return row;
+};
+
+describe("the EPG model", () => {
+  it("lays out a day's programmes with dead air between them, in local 24-hour times", () => {
+    const row = rowOf(model("2026-11-23T08:00:00Z"), "2026-11-23");
+    expect(row.blocks.map((b) => `${b.type} ${b.time}`)).toEqual([
+      "programme 00:00–06:00",
+      "programme 06:00–08:00",
+      "gap 08:00–09:00",
+      "programme 09:00–24:00",
+    ]);
+    expect(row.hours).toBe(24);
+    expect(row.offsets).toBe("UTC+01:00");
+    expect(row.piPath).toMatch(/\/test\/20261123_PI\.xml$/);
+  });
+
+  it("marks specials and dated days, and the parts of programmes that cross midnight", () => {
+    const epg = model("2026-11-23T08:00:00Z");
+    const programmes = (date: string) =>
+      rowOf(epg, date).blocks.filter((b): b is EpgProgramme => b.type === "programme");
+    expect(programmes("2026-11-24").map((p) => `${p.showId} ${p.airing}`)).toEqual([
+      "night grid",
+      "morning grid",
+      "day grid",
+      "concert special",
+      "day grid",
+    ]);
+    const christmas = programmes("2026-11-25");
+    expect(christmas.map((p) => `${p.showId} ${p.airing} ${p.time}`)).toEqual([
+      "day grid 14:00 (2026-11-24)–02:00",
+      "carols dated 02:00–24:00",
+    ]);
+    expect([christmas[0]?.fromPreviousDay, christmas[0]?.intoNextDay]).toEqual([true, false]);
+    const evening = programmes("2026-11-24").at(-1);
+    expect(evening?.time).toBe("14:00–02:00 (2026-11-25)");
+    expect([evening?.fromPreviousDay, evening?.intoNextDay]).toEqual([false, true]);
+  });
+
+  it("draws the night the clocks go back as 25 real hours with 02:00 twice, and the spring night as 23", () => {
+    const autumn = rowOf(model("2026-10-25T09:00:00Z"), "2026-10-25");
+    expect(autumn.hours).toBe(25);
+    expect(autumn.offsets).toBe("UTC+02:00 → UTC+01:00");
+    expect(autumn.ticks.map((t) => t.label).slice(0, 5)).toEqual([
+      "00:00",
+      "01:00",
+      "02:00",
+      "02:00",
+      "03:00",
+    ]);
+    const spring = rowOf(model("2026-03-29T09:00:00Z"), "2026-03-29");
+    expect(spring.hours).toBe(23);
+    expect(spring.ticks.map((t) => t.label).slice(0, 3)).toEqual(["00:00", "01:00", "03:00"]);
+  });
+
+  it("puts each warning next to the slot it points at and under its service; others stand alone", () => {
+    const deadAir: InputProblem = {
+      ...MORNING_AT,
+      field: "grid[0].slots[1]",
+      severity: "warning",
+      message: "dead air from 08:00 to 09:00 on mon: this slot ends before the next one starts",
+    };
+    const provider: InputProblem = {
+      file: "provider.yaml",
+      line: 3,
+      column: 1,
+      field: "logos",
+      severity: "warning",
+      message: "no logo at 600x600",
+    };
+    const epg = model("2026-11-23T08:00:00Z", [deadAir, provider]);
+    const text =
+      "schedules/test.yaml:7:9 grid[0].slots[1]: warning: dead air from 08:00 to 09:00 on mon: this slot ends before the next one starts";
+    const blocks = rowOf(epg, "2026-11-23").blocks.filter(
+      (b): b is EpgProgramme => b.type === "programme",
+    );
+    expect(blocks.map((b) => b.problems)).toEqual([[], [text], []]);
+    expect(epg.site.services[0]?.problems).toEqual([text]);
+    expect(epg.site.problems).toEqual(["provider.yaml:3:1 logos: warning: no logo at 600x600"]);
+  });
+
+  it("shows what a receiver gets: names cut to 8 and 16 characters, a logo or none at each size", () => {
+    const [service] = model("2026-11-23T08:00:00Z").site.services;
+    expect(service?.receiver.short).toBe("Test");
+    expect(service?.receiver.medium).toBe("The Test Radio…");
+    expect(service?.receiver.logos.map((l) => `${l.size} ${l.url ?? "none"}`)).toEqual([
+      "32x32 https://img.example/32.png",
+      "112x32 none",
+      "128x128 none",
+      "320x240 none",
+      "600x600 none",
+    ]);
+  });
+
+  it("offers the API window, today±7, and no day beyond it", () => {
+    const epg = model("2026-11-23T08:00:00Z");
+    expect(epg.site.days).toHaveLength(15);
+    expect(epg.site.days[7]?.date).toBe("2026-11-23");
+    expect(epg.site.days[7]?.label).toBe("Mon 23.11.");
+    expect(epg.day("2026-11-30")).toBeDefined();
+    expect(epg.day("2026-12-01")).toBeUndefined();
+  });
+});
