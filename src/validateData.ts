@@ -28,7 +28,8 @@ export async function validateData(dataDir: string, now: number): Promise<DataRe
   if (!broadcaster) {
     return { scheduled: undefined, problems: inReadingOrder(problems), brokenServices };
   }
-  const layOut = (services: Service[]) => scheduleBroadcaster({ ...broadcaster, services }, now);
+  const layOut = (services: readonly Service[]) =>
+    scheduleBroadcaster({ ...broadcaster, services }, now);
 
   const today = localDateOf(broadcaster.provider.timeZone, now);
   const beyondWindow = new Map(

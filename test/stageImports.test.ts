@@ -7,18 +7,19 @@ import { expect, it } from "vitest";
  * it, never from above, types included. A new folder under src/ gets a floor here.
  */
 const FLOORS: Record<string, number> = {
-  time: 0,
+  memo: 0,
   xsd: 0,
-  site: 1,
-  load: 2,
-  schedule: 3,
-  render: 4,
-  edge: 4,
-  publish: 5,
-  "": 6, // src/*.ts: buildSite wires the stages
-  serve: 7,
-  verify: 7,
-  cli: 8,
+  time: 1,
+  site: 2,
+  load: 3,
+  schedule: 4,
+  render: 5,
+  edge: 5,
+  publish: 6,
+  "": 7, // src/*.ts: buildSite wires the stages
+  serve: 8,
+  verify: 8,
+  cli: 9,
 };
 
 const SRC = new URL("../src", import.meta.url).pathname;

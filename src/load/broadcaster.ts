@@ -1,88 +1,105 @@
 import type { SourceRef } from "./inputProblem.js";
-import type { DatedEntry, Description, Genre, Link, Names, Show, Weekday } from "./inputSchema.js";
+import type * as Input from "./inputSchema.js";
 
-/** The validated model that the load stage hands to the schedule and render stages. */
+/**
+ * The validated model that the load stage hands to the schedule and render stages. Nothing
+ * changes it after loading (hence readonly throughout): the render stage keeps each show's
+ * programme element for the build, keyed by the show.
+ */
 export interface Broadcaster {
-  provider: Provider;
-  services: Service[];
+  readonly provider: Provider;
+  readonly services: readonly Service[];
 }
 
 export interface Provider {
   /** SPI's serviceProvider needs a shortName, as a service does. */
-  name: Names & { short: string };
-  description: Description | undefined;
-  originator: string;
-  language: string;
-  timeZone: string;
-  radiodnsHost: string;
-  cridAuthority: string;
-  piMarginHours: number;
-  logos: Logo[];
-  links: Link[];
-  keywords: string[];
+  readonly name: Names & { short: string };
+  readonly description: Description | undefined;
+  readonly originator: string;
+  readonly language: string;
+  readonly timeZone: string;
+  readonly radiodnsHost: string;
+  readonly cridAuthority: string;
+  readonly piMarginHours: number;
+  readonly logos: readonly Logo[];
+  readonly links: readonly Link[];
+  readonly keywords: readonly string[];
 }
 
 export interface Logo {
-  url: string;
-  width: number;
-  height: number;
-  type: "logo_colour_square" | "logo_colour_rectangle" | "logo_unrestricted";
-  mimeValue: string | undefined;
+  readonly url: string;
+  readonly width: number;
+  readonly height: number;
+  readonly type: "logo_colour_square" | "logo_colour_rectangle" | "logo_unrestricted";
+  readonly mimeValue: string | undefined;
 }
 
 export interface Bearer {
-  id: string;
-  cost: number;
-  mimeValue?: string | undefined;
-  bitrate?: number | undefined;
-  offset?: number | undefined;
+  readonly id: string;
+  readonly cost: number;
+  readonly mimeValue?: string | undefined;
+  readonly bitrate?: number | undefined;
+  readonly offset?: number | undefined;
 }
 
 export interface Service {
-  id: string;
-  name: Names & { short: string };
-  description: Description | undefined;
-  language: string;
-  timeZone: string;
-  logos: Logo[];
-  genres: Genre[];
-  keywords: string[];
-  links: Link[];
+  readonly id: string;
+  readonly name: Names & { short: string };
+  readonly description: Description | undefined;
+  readonly language: string;
+  readonly timeZone: string;
+  readonly logos: readonly Logo[];
+  readonly genres: readonly Genre[];
+  readonly keywords: readonly string[];
+  readonly links: readonly Link[];
   /** Broadcast bearers (DAB, FM): in both SI documents. */
-  bearers: Bearer[];
+  readonly bearers: readonly Bearer[];
   /** IP streams: only in the keyed SI document. */
-  streams: Bearer[];
-  schedule: Schedule;
+  readonly streams: readonly Bearer[];
+  readonly schedule: Schedule;
 }
 
 /** A slot of the weekly grid or of a dated day, times in minutes after local midnight. */
 export interface Slot {
-  start: number;
-  end: number | undefined;
-  show: string;
-  origin: SourceRef;
+  readonly start: number;
+  readonly end: number | undefined;
+  readonly show: string;
+  readonly origin: SourceRef;
 }
 
 export interface SpecialSlot {
-  start: number;
-  end: number;
-  show: string;
-  crid: string | undefined;
-  origin: SourceRef;
+  readonly start: number;
+  readonly end: number;
+  readonly show: string;
+  readonly crid: string | undefined;
+  readonly origin: SourceRef;
 }
 
 export interface DatedDay {
-  date: string;
+  readonly date: string;
   /** Replaces the weekday grid for this date when present. */
-  slots: Slot[] | undefined;
-  specials: SpecialSlot[];
-  origin: SourceRef;
+  readonly slots: readonly Slot[] | undefined;
+  readonly specials: readonly SpecialSlot[];
+  readonly origin: SourceRef;
 }
 
 export interface Schedule {
-  shows: Record<string, Show>;
-  week: Record<Weekday, Slot[]>;
-  dates: Map<string, DatedDay>;
+  readonly shows: Readonly<Record<string, Show>>;
+  readonly week: Readonly<Record<Weekday, readonly Slot[]>>;
+  readonly dates: ReadonlyMap<string, DatedDay>;
 }
 
-export type { DatedEntry, Description, Genre, Link, Names, Show, Weekday };
+/** The parts the schema describes as they are written, read-only all the way down. */
+type DeepReadonly<T> = T extends readonly (infer Item)[]
+  ? readonly DeepReadonly<Item>[]
+  : T extends object
+    ? { readonly [Key in keyof T]: DeepReadonly<T[Key]> }
+    : T;
+
+export type Description = DeepReadonly<Input.Description>;
+export type Genre = DeepReadonly<Input.Genre>;
+export type Link = DeepReadonly<Input.Link>;
+export type Names = DeepReadonly<Input.Names>;
+export type Show = DeepReadonly<Input.Show>;
+export type Weekday = Input.Weekday;
+export type DatedEntry = DeepReadonly<Input.DatedEntry>;

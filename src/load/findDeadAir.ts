@@ -52,7 +52,7 @@ export function findDeadAir(schedule: Schedule): InputProblem[] {
   }));
 }
 
-function sortedByStart(slots: Slot[]): Slot[] {
+function sortedByStart(slots: readonly Slot[]): readonly Slot[] {
   return [...slots].sort((a, b) => a.start - b.start);
 }
 
@@ -66,7 +66,7 @@ function nextGridStart(schedule: Schedule, w: number): number | undefined {
   return undefined;
 }
 
-function slotsOn(schedule: Schedule, date: PlainDate): Slot[] {
+function slotsOn(schedule: Schedule, date: PlainDate): readonly Slot[] {
   const weekday = weekdayNames[weekdayIndex(date)] as (typeof weekdayNames)[number];
   return schedule.dates.get(date)?.slots ?? schedule.week[weekday];
 }

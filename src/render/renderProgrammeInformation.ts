@@ -19,6 +19,8 @@ export interface ProgrammeInformationInput {
   day: ProgrammeDay;
   /** The build's clock, UTC ms: the schedule's creationTime. */
   createdAt: number;
+  /** The build's programme elements, kept from one document to the next. */
+  fragments?: ProgrammeFragments;
 }
 
 /** The PI document of one service for one day (TS 102 818 clause 7; seed §2.1), UTF-8. */
@@ -27,6 +29,7 @@ export function renderProgrammeInformation({
   service,
   day,
   createdAt,
+  fragments = new ProgrammeFragments(),
 }: ProgrammeInformationInput): Buffer {
   return writeXmlDocument((xml) => {
     xml.ele("epg", { xmlns: SPI_NAMESPACE, "xml:lang": service.language });
@@ -42,21 +45,15 @@ export function renderProgrammeInformation({
       })
       .up();
     const eventLocatorBearer = service.bearers[0]?.id;
-    for (const programme of day.programmes) writeAiring(xml, programme, eventLocatorBearer);
+    for (const programme of day.programmes) {
+      writeAiring(xml, fragments, programme, eventLocatorBearer);
+    }
     xml.up().up();
   });
 }
 
 /** epg > schedule > programme. */
 const PROGRAMME_DEPTH = 2;
-
-/**
- * A show's programme element is the same in every airing but for its CRID, time, duration and
- * event locator: it is rendered once per show (and group, and with or without event locators)
- * and filled in for each airing. Its names, descriptions, images and genres are most of a PI
- * document's bytes.
- */
-const programmeFragments = new WeakMap<Show, ProgrammeFragment[]>();
 
 /** What each airing fills into its show's programme element. */
 type AiringSlot = "crid" | "time" | "duration" | "eventLocator";
@@ -67,27 +64,34 @@ interface ProgrammeFragment {
   fragment: XmlFragment<AiringSlot>;
 }
 
-function programmeFragmentOf(
-  show: Show,
-  groupCrid: string,
-  withEventLocator: boolean,
-): XmlFragment<AiringSlot> {
-  let fragments = programmeFragments.get(show);
-  if (!fragments) {
-    fragments = [];
-    programmeFragments.set(show, fragments);
-  }
-  // Nearly always one entry: a show has one group, and a service has event locators or not.
-  for (const known of fragments) {
-    if (known.groupCrid === groupCrid && known.withEventLocator === withEventLocator) {
-      return known.fragment;
+/**
+ * A show's programme element is the same in every airing but for its CRID, time, duration and
+ * event locator: one build renders it once per show (and group, and with or without event
+ * locators) and fills it in for each airing. Its names, descriptions, images and genres are
+ * most of a PI document's bytes. Kept for one build only (renderSite makes one per build), so a
+ * rebuild after an edit never reuses an element of the old data.
+ */
+export class ProgrammeFragments {
+  private readonly byShow = new Map<Show, ProgrammeFragment[]>();
+
+  of(show: Show, groupCrid: string, withEventLocator: boolean): XmlFragment<AiringSlot> {
+    let known = this.byShow.get(show);
+    if (!known) {
+      known = [];
+      this.byShow.set(show, known);
     }
+    // Nearly always one entry: a show has one group, and a service has event locators or not.
+    for (const entry of known) {
+      if (entry.groupCrid === groupCrid && entry.withEventLocator === withEventLocator) {
+        return entry.fragment;
+      }
+    }
+    const fragment = XmlWriter.fragment<AiringSlot>(PROGRAMME_DEPTH, (xml) =>
+      writeProgramme(xml, show, groupCrid, withEventLocator),
+    );
+    known.push({ groupCrid, withEventLocator, fragment });
+    return fragment;
   }
-  const fragment = XmlWriter.fragment<AiringSlot>(PROGRAMME_DEPTH, (xml) =>
-    writeProgramme(xml, show, groupCrid, withEventLocator),
-  );
-  fragments.push({ groupCrid, withEventLocator, fragment });
-  return fragment;
 }
 
 function writeProgramme(xml: XmlWriter, show: Show, groupCrid: string, withEventLocator: boolean) {
@@ -125,12 +129,13 @@ function writeProgramme(xml: XmlWriter, show: Show, groupCrid: string, withEvent
 
 function writeAiring(
   xml: XmlWriter,
+  fragments: ProgrammeFragments,
   programme: ProgrammeInstance,
   eventLocatorBearer: string | undefined,
 ) {
   const { show, groupCrid, crid, start, end } = programme;
   const withEventLocator = Boolean(eventLocatorBearer);
-  xml.insert(programmeFragmentOf(show, groupCrid, withEventLocator), {
+  xml.insert(fragments.of(show, groupCrid, withEventLocator), {
     crid,
     time: formatSpiTime(start),
     duration: formatSpiDuration(end - start),

@@ -90,7 +90,7 @@ function writeNames(
 }
 
 /** The square and rectangle logos are fixed-size PNGs: SPI forbids size and type attributes on them. */
-function writeLogos(xml: XmlWriter, logos: Logo[]) {
+function writeLogos(xml: XmlWriter, logos: readonly Logo[]) {
   for (const logo of logos) {
     if (logo.type === "logo_unrestricted") {
       writeMultimedia(xml, {

@@ -6,7 +6,7 @@ import {
   programmeInformationPath,
   type SiteDocument,
 } from "../site/siteContract.js";
-import { renderProgrammeInformation } from "./renderProgrammeInformation.js";
+import { ProgrammeFragments, renderProgrammeInformation } from "./renderProgrammeInformation.js";
 import { renderServiceInformation } from "./renderServiceInformation.js";
 
 /**
@@ -19,6 +19,7 @@ export function* renderSite(
 ): Generator<SiteDocument> {
   const { broadcaster } = scheduled;
   const { provider } = broadcaster;
+  const fragments = new ProgrammeFragments();
   for (const scheduledService of scheduled.services) {
     const { service } = scheduledService;
     const programmes = scheduledService.programmes();
@@ -26,7 +27,7 @@ export function* renderSite(
       const day = selectProgrammeDay(programmes, service.timeZone, date, provider.piMarginHours);
       yield {
         path: programmeInformationPath(provider.radiodnsHost, service.id, date),
-        content: renderProgrammeInformation({ provider, service, day, createdAt }),
+        content: renderProgrammeInformation({ provider, service, day, createdAt, fragments }),
       };
     }
   }

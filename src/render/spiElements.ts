@@ -46,7 +46,7 @@ export function writeMultimedia(
   xml.ele("mediaDescription").ele("multimedia", attributes(attrs)).up().up();
 }
 
-export function writeGenres(xml: XmlWriter, genres: Genre[]) {
+export function writeGenres(xml: XmlWriter, genres: readonly Genre[]) {
   for (const genre of genres) {
     textElement(
       xml,
@@ -57,11 +57,11 @@ export function writeGenres(xml: XmlWriter, genres: Genre[]) {
   }
 }
 
-export function writeKeywords(xml: XmlWriter, keywords: string[]) {
+export function writeKeywords(xml: XmlWriter, keywords: readonly string[]) {
   if (keywords.length > 0) textElement(xml, "keywords", keywords.join(", "));
 }
 
-export function writeLinks(xml: XmlWriter, links: Link[]) {
+export function writeLinks(xml: XmlWriter, links: readonly Link[]) {
   for (const link of links) {
     xml
       .ele(

@@ -1,35 +1,20 @@
-/** Texts kept per formatter: bounded, since a long-running process renders many windows. */
-const CACHE_LIMIT = 100_000;
+import { boundedMemo } from "../memo/boundedMemo.js";
 
-/**
- * Programmes of services on one grid start at the same instants and last the same times, day
- * after day: each text is made once and then looked up.
- */
-function memoized(format: (value: number) => string): (value: number) => string {
-  const texts = new Map<number, string>();
-  return (value) => {
-    let text = texts.get(value);
-    if (text === undefined) {
-      if (texts.size > CACHE_LIMIT) texts.clear();
-      text = format(value);
-      texts.set(value, text);
-    }
-    return text;
-  };
-}
+// Programmes of services on one grid start at the same instants and last the same times, day
+// after day: each text is made once and then looked up.
 
 /** xs:dateTime in UTC without fractional seconds: `2026-11-23T05:00:00Z`. */
-export const formatSpiTime = memoized(
-  (instant) => `${new Date(instant).toISOString().slice(0, 19)}Z`,
+export const formatSpiTime = boundedMemo(
+  (instant: number) => `${new Date(instant).toISOString().slice(0, 19)}Z`,
 );
 
 /** The basic ISO form a DAB event locator takes after its `;`: `20261123T050000Z`. */
-export const formatEventLocatorTime = memoized((instant) =>
+export const formatEventLocatorTime = boundedMemo((instant: number) =>
   formatSpiTime(instant).replace(/[-:]/g, ""),
 );
 
 /** xs:duration as SPI wants it: `PT1H30M`, `PT45M`, `PT2H45M30S`, never fractional. */
-export const formatSpiDuration = memoized((milliseconds) => {
+export const formatSpiDuration = boundedMemo((milliseconds: number) => {
   const total = Math.round(milliseconds / 1000);
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);

@@ -131,9 +131,9 @@ export function expandSchedule(
 }
 
 /** Slots in start order; the days of a weekly grid share their arrays, so each is sorted once. */
-const sortedSlots = new WeakMap<Slot[], Slot[]>();
+const sortedSlots = new WeakMap<readonly Slot[], readonly Slot[]>();
 
-function sortedByStart(slots: Slot[]): Slot[] {
+function sortedByStart(slots: readonly Slot[]): readonly Slot[] {
   let sorted = sortedSlots.get(slots);
   if (sorted === undefined) {
     sorted = [...slots].sort((a, b) => a.start - b.start);

@@ -1,6 +1,9 @@
+import { boundedMemo } from "../memo/boundedMemo.js";
+
 /** Services on one grid start programmes at the same instants: each stamp is formatted once. */
-const stamps = new Map<number, string>();
-const STAMP_CACHE_LIMIT = 100_000;
+const minuteStamp = boundedMemo((instant: number) =>
+  new Date(instant).toISOString().slice(0, 16).replace(/[-T:]/g, ""),
+);
 
 /**
  * CRIDs in the seed's form `crid://<authority>/<kind>/<number>`. For a programme the kind is the
@@ -10,16 +13,6 @@ const STAMP_CACHE_LIMIT = 100_000;
  */
 export function programmeCrid(authority: string, serviceId: string, start: number): string {
   return `crid://${authority}/${serviceId}/${minuteStamp(start)}`;
-}
-
-function minuteStamp(instant: number): string {
-  let stamp = stamps.get(instant);
-  if (stamp === undefined) {
-    if (stamps.size > STAMP_CACHE_LIMIT) stamps.clear();
-    stamp = new Date(instant).toISOString().slice(0, 16).replace(/[-T:]/g, "");
-    stamps.set(instant, stamp);
-  }
-  return stamp;
 }
 
 /** The show's group: show ids start with a letter, so they never look like a programme number. */

@@ -168,7 +168,7 @@ function scheduleFileOf(service: Service): string | undefined {
   return undefined;
 }
 
-function receiverLogos(logos: Logo[]): EpgLogo[] {
+function receiverLogos(logos: readonly Logo[]): EpgLogo[] {
   return EXPECTED_LOGO_SIZES.map((size) => {
     const [width, height] = size.split("x").map(Number) as [number, number];
     const logo = logos.find((l) => l.width === width && l.height === height);

@@ -1,4 +1,5 @@
 import { tzOffset } from "@date-fns/tz";
+import { boundedMemo } from "../memo/boundedMemo.js";
 import type { PlainDate } from "./plainDate.js";
 
 /**
@@ -20,40 +21,33 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-/**
- * An Intl offset lookup costs microseconds, and a build asks for the same zone, instant and day
- * again and again (every service on the same grid, every day's neighbours): each answer is kept
- * per zone. Cleared when large, so a long-running process stays small.
- */
-const CACHE_LIMIT = 100_000;
-const offsetCache = new Map<string, Map<number, number>>();
-const dayCache = new Map<string, Map<PlainDate, WallTimes>>();
-/** Days since 1970-01-01 (UTC) → the offset held all that day, or NaN if it changes. */
-const steadyOffsetCache = new Map<string, Map<number, number>>();
-/** Days since 1970-01-01 → the ISO date: every programme asks for its billed date. */
-const dateOfDay = new Map<number, PlainDate>();
-
 /** The UTC instant (ms) of a number of minutes after local midnight on one date in one zone. */
 export type WallTimes = (minutes: number) => number;
 
-function cacheFor<K, V>(caches: Map<string, Map<K, V>>, zone: string): Map<K, V> {
-  let cache = caches.get(zone);
-  if (!cache || cache.size > CACHE_LIMIT) {
-    cache = new Map();
-    caches.set(zone, cache);
-  }
-  return cache;
-}
+// An Intl offset lookup costs microseconds, and a build asks for the same zone, instant and day
+// again and again (every service on the same grid, every day's neighbours): each answer is kept,
+// per zone.
+const offsetsIn = boundedMemo((zone: string) =>
+  boundedMemo((instant: number) => tzOffset(zone, new Date(instant))),
+);
+const wallTimesIn = boundedMemo((zone: string) =>
+  boundedMemo((date: PlainDate) => wallTimesUncached(zone, date)),
+);
+/** Days since 1970-01-01 (UTC) → the offset held all that day, or NaN if it changes. */
+const steadyOffsetsIn = boundedMemo((zone: string) =>
+  boundedMemo((utcDay: number) => {
+    const offset = offsetMinutes(zone, utcDay * DAY_MS);
+    return offsetMinutes(zone, (utcDay + 1) * DAY_MS) === offset ? offset : Number.NaN;
+  }),
+);
+/** Days since 1970-01-01 → the ISO date: every programme asks for its billed date. */
+const dateOfDay = boundedMemo(
+  (day: number): PlainDate => new Date(day * DAY_MS).toISOString().slice(0, 10),
+);
 
 /** UTC offset of `zone` at `instant`, in minutes east of Greenwich. */
 export function offsetMinutes(zone: string, instant: number): number {
-  const cache = cacheFor(offsetCache, zone);
-  let offset = cache.get(instant);
-  if (offset === undefined) {
-    offset = tzOffset(zone, new Date(instant));
-    cache.set(instant, offset);
-  }
-  return offset;
+  return offsetsIn(zone)(instant);
 }
 
 /** The UTC instant (ms) of `minutes` after local midnight on `date` in `zone`. */
@@ -67,13 +61,7 @@ export function resolveWallTime(zone: string, date: PlainDate, minutes: number):
  * at) is plain arithmetic; a day near an offset change is resolved time by time.
  */
 export function wallTimesOn(zone: string, date: PlainDate): WallTimes {
-  const cache = cacheFor(dayCache, zone);
-  let wallTimes = cache.get(date);
-  if (wallTimes === undefined) {
-    wallTimes = wallTimesUncached(zone, date);
-    cache.set(date, wallTimes);
-  }
-  return wallTimes;
+  return wallTimesIn(zone)(date);
 }
 
 function wallTimesUncached(zone: string, date: PlainDate): WallTimes {
@@ -88,15 +76,7 @@ function wallTimesUncached(zone: string, date: PlainDate): WallTimes {
     offsetMinutes(zone, midnight + DAY_MS) === offset &&
     offsetMinutes(zone, midnight + 2 * DAY_MS) === offset;
   if (steady) return (minutes) => midnight + minutes * MINUTE_MS - offset * MINUTE_MS;
-  const resolved = new Map<number, number>();
-  return (minutes) => {
-    let instant = resolved.get(minutes);
-    if (instant === undefined) {
-      instant = resolveExactly(zone, midnight + minutes * MINUTE_MS);
-      resolved.set(minutes, instant);
-    }
-    return instant;
-  };
+  return boundedMemo((minutes: number) => resolveExactly(zone, midnight + minutes * MINUTE_MS));
 }
 
 /** The instant of the wall time that reads `asIfUtc` on a UTC clock, by the rule above. */
@@ -127,21 +107,7 @@ function transitionInstant(zone: string, low: number, high: number): number {
 
 /** The local calendar date in `zone` at `instant`. */
 export function localDateOf(zone: string, instant: number): PlainDate {
-  const steadyOffsets = cacheFor(steadyOffsetCache, zone);
-  const utcDay = Math.floor(instant / DAY_MS);
-  let steadyOffset = steadyOffsets.get(utcDay);
-  if (steadyOffset === undefined) {
-    const offset = offsetMinutes(zone, utcDay * DAY_MS);
-    steadyOffset = offsetMinutes(zone, (utcDay + 1) * DAY_MS) === offset ? offset : Number.NaN;
-    steadyOffsets.set(utcDay, steadyOffset);
-  }
+  const steadyOffset = steadyOffsetsIn(zone)(Math.floor(instant / DAY_MS));
   const offset = Number.isNaN(steadyOffset) ? offsetMinutes(zone, instant) : steadyOffset;
-  const day = Math.floor((instant + offset * MINUTE_MS) / DAY_MS);
-  let date = dateOfDay.get(day);
-  if (date === undefined) {
-    if (dateOfDay.size > CACHE_LIMIT) dateOfDay.clear();
-    date = new Date(day * DAY_MS).toISOString().slice(0, 10);
-    dateOfDay.set(day, date);
-  }
-  return date;
+  return dateOfDay(Math.floor((instant + offset * MINUTE_MS) / DAY_MS));
 }

@@ -57,9 +57,8 @@ describe("renderProgrammeInformation", () => {
   });
 
   it("escapes text and writes images, descriptions and links that validate against the XSD", async () => {
-    const service = makeService({ daily: ["00:00 talk"] });
-    service.bearers = [{ id: "dab:4e1.4fe1.4e01.0", cost: 20, mimeValue: "audio/aacp" }];
-    service.schedule.shows.talk = {
+    const base = makeService({ daily: ["00:00 talk"] });
+    const talk = {
       name: { long: 'Talk & <Tea> with "Anna" and the Morning Crew' },
       description: { short: "Tea & talk", long: "A long description <b>not bold</b>." },
       images: [
@@ -68,6 +67,11 @@ describe("renderProgrammeInformation", () => {
       ],
       website: "https://radio.example/talk?a=1&b=2",
       genres: [{ href: "urn:tva:metadata:cs:ContentCS:2011:3.1.1", name: "News" }],
+    };
+    const service = {
+      ...base,
+      bearers: [{ id: "dab:4e1.4fe1.4e01.0", cost: 20, mimeValue: "audio/aacp" }],
+      schedule: { ...base.schedule, shows: { talk } },
     };
     const xml = render(service, "2026-11-23");
     expect(xml).toContain(

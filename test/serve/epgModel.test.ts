@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Service } from "../../src/load/broadcaster.js";
+import type { Service, Slot, Weekday } from "../../src/load/broadcaster.js";
 import type { InputProblem } from "../../src/load/inputProblem.js";
 import { weekdayNames } from "../../src/load/inputSchema.js";
 import { scheduleBroadcaster } from "../../src/schedule/scheduleBroadcaster.js";
@@ -18,21 +18,29 @@ function gappyService(): Service {
       { date: "2026-11-25", slots: ["02:00 carols"] },
     ],
   });
-  for (const day of weekdayNames) {
-    const morning = service.schedule.week[day][1];
-    if (morning) morning.origin = { ...MORNING_AT, field: "grid[0].slots[1]" };
-  }
-  service.name = { short: "Test", long: "The Test Radio of the Aare Valley" };
-  service.logos = [
-    {
-      url: "https://img.example/32.png",
-      width: 32,
-      height: 32,
-      type: "logo_colour_square",
-      mimeValue: undefined,
-    },
-  ];
-  return service;
+  // The model is read-only: a new service with the morning slot's origin, name and logo changed.
+  const week = Object.fromEntries(
+    weekdayNames.map((day) => [
+      day,
+      service.schedule.week[day].map((slot, i) =>
+        i === 1 ? { ...slot, origin: { ...MORNING_AT, field: "grid[0].slots[1]" } } : slot,
+      ),
+    ]),
+  ) as Record<Weekday, Slot[]>;
+  return {
+    ...service,
+    name: { short: "Test", long: "The Test Radio of the Aare Valley" },
+    logos: [
+      {
+        url: "https://img.example/32.png",
+        width: 32,
+        height: 32,
+        type: "logo_colour_square",
+        mimeValue: undefined,
+      },
+    ],
+    schedule: { ...service.schedule, week },
+  };
 }
 
 function model(now: string, problems: InputProblem[] = []) {
