@@ -1,7 +1,22 @@
-import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, visit } from "yaml";
+import {
+  type Alias,
+  type Document,
+  isMap,
+  isNode,
+  isScalar,
+  LineCounter,
+  parseDocument,
+  visit,
+} from "yaml";
 import type { DataFolder, UnreadableFile } from "./dataFolder.js";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
+
+/**
+ * How many anchored values aliases may stand for in one file, counted as `yaml` counts (an alias
+ * of a list of aliases counts them all): `yaml`'s own default, a bound on what a file expands to.
+ */
+const MAX_ALIAS_USES = 100;
 
 /** A parsed YAML file that can say where any of its values came from. */
 export interface YamlFile {
@@ -41,6 +56,16 @@ export function parseYamlText(file: string, text: string): YamlFile {
   const quick = quickYamlValue(text);
   const positions = positionsIn(file, text);
   const syntaxProblems = quick ? [] : positions.syntaxProblems();
+  let value = quick?.value;
+  if (!quick && syntaxProblems.length === 0) {
+    try {
+      value = positions.document().toJS({ maxAliasCount: MAX_ALIAS_USES });
+    } catch (error) {
+      // yaml throws (a ReferenceError without a position) when aliases expand past the limit.
+      if (!(error instanceof ReferenceError)) throw error;
+      syntaxProblems.push(positions.aliasLimitProblem());
+    }
+  }
   let lines: LineStarts | null | undefined;
   const origin = (path: readonly PropertyKey[]): SourceRef => {
     const offset = quick && startOf(quick, path);
@@ -50,7 +75,7 @@ export function parseYamlText(file: string, text: string): YamlFile {
   };
   return {
     file,
-    value: quick ? quick.value : syntaxProblems.length ? undefined : positions.document().toJS(),
+    value,
     locate: positions.locate,
     locateKey: positions.locateKey,
     origin,
@@ -80,7 +105,9 @@ function positionsIn(file: string, text: string) {
       const message =
         error.code === "DUPLICATE_KEY"
           ? `${keyTextAt(text, error.pos[0])} appears twice in the same mapping (YAML keys must be unique)`
-          : `YAML syntax: ${error.message.split("\n")[0]}`;
+          : error.code === "MULTIPLE_DOCS"
+            ? "YAML syntax: a second document starts here; a data file holds one (remove the --- or ... line)"
+            : `YAML syntax: ${error.message.split("\n")[0]}`;
       return { file, line, column: col, field: "", severity: "error" as const, message };
     });
     // yaml parses an alias without an anchor and throws only when the value is built.
@@ -100,6 +127,30 @@ function positionsIn(file: string, text: string) {
       },
     });
     return problems;
+  }
+
+  /** At the first alias: yaml counts every use of an anchored value, the nested ones too. */
+  function aliasLimitProblem(): InputProblem {
+    const { doc } = parse();
+    const aliases: Alias[] = [];
+    visit(doc, {
+      Alias(_, alias) {
+        aliases.push(alias);
+      },
+    });
+    const [first] = aliases;
+    const { line, col } = at(first?.range?.[0] ?? 0);
+    return {
+      file,
+      line,
+      column: col,
+      field: "",
+      severity: "error",
+      message:
+        `YAML aliases: *${first?.source ?? ""} here is the first of ${aliases.length}, which together ` +
+        `stand for more than ${MAX_ALIAS_USES} anchored values, the most spi-static expands ` +
+        "(the limit that stops alias bombs); write the values out instead",
+    };
   }
 
   function locate(path: readonly PropertyKey[]): SourceRef {
@@ -131,7 +182,7 @@ function positionsIn(file: string, text: string) {
     return locate(path);
   }
 
-  return { document: () => parse().doc, syntaxProblems, locate, locateKey };
+  return { document: () => parse().doc, syntaxProblems, aliasLimitProblem, locate, locateKey };
 }
 
 /** The key written at `offset`, quoted for a message: `"start"`. */
