@@ -1,10 +1,12 @@
 import { readFile } from "node:fs/promises";
 import type { Broadcaster } from "../load/broadcaster.js";
+import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/radiodnsBearer.js";
 import {
   API_WINDOW_DAYS,
   KEYED_SI_PATH,
   OPEN_SI_PATH,
   programmeInformationPath,
+  programmeInformationPathByBearer,
   type SiteDocument,
 } from "../site/siteContract.js";
 import { createEdgeWorker, type EdgeSite } from "./edgeRules.js";
@@ -29,12 +31,33 @@ export function edgeSiteOf(broadcaster: Broadcaster, keyDigests: string[]): Edge
     openSiPath: OPEN_SI_PATH,
     keyedSiPath: KEYED_SI_PATH,
     piPathTemplate: programmeInformationPath(provider.radiodnsHost, "{service}", "{date}"),
+    bearerPiPathTemplate: programmeInformationPathByBearer("{bearer}", "{date}"),
+    bearerServices: bearerServicesOf(broadcaster),
     serviceIds: broadcaster.services.map((service) => service.id),
+    openPi: provider.discovery.openPi,
     timeZone: provider.timeZone,
     windowDays: API_WINDOW_DAYS,
     keyDigests,
     openMaxAge: OPEN_SI_MAX_AGE_SECONDS,
   };
+}
+
+/** Every ServiceIdentifier of every DAB/FM bearer → its service (load made them unique). */
+function bearerServicesOf(broadcaster: Broadcaster): Record<string, string> {
+  const table: Record<string, string> = {};
+  for (const service of broadcaster.services) {
+    for (const { id } of service.bearers) {
+      const bearer = parseBroadcastBearer(id);
+      if (!bearer) continue;
+      for (const identifier of serviceIdentifiersOf(
+        bearer,
+        broadcaster.provider.discovery.fmCountry,
+      )) {
+        table[identifier] = service.id;
+      }
+    }
+  }
+  return table;
 }
 
 /** A Worker name (lowercase letters, digits, dashes, at most 63) derived from the host literal. */

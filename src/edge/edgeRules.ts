@@ -18,7 +18,13 @@ export interface EdgeSite {
   keyedSiPath: string;
   /** PI asset path with `{service}` and `{date}` (yyyyMMdd) placeholders; holds the host literal. */
   piPathTemplate: string;
+  /** PI URL path by bearer, with `{bearer}` (a ServiceIdentifier) and `{date}` placeholders. */
+  bearerPiPathTemplate: string;
+  /** The service each DAB/FM ServiceIdentifier (`dab/4e1/4fe1/4e01/0`) stands for. */
+  bearerServices: Record<string, string>;
   serviceIds: string[];
+  /** PI without a key (the provider's choice); keyed SI still needs one. */
+  openPi: boolean;
   /** The provider's IANA zone: "today" is the date there at request time. */
   timeZone: string;
   /** The API serves PI for today−windowDays … today+windowDays. */
@@ -64,6 +70,15 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   const [piPrefix, piMiddle] = site.piPathTemplate.split("{service}") as [string, string];
   const piUrlPrefix = `/${piPrefix}`;
   const [piBetween, piSuffix] = piMiddle.split("{date}") as [string, string];
+  const [bearerPrefix, bearerMiddle] = site.bearerPiPathTemplate.split("{bearer}") as [
+    string,
+    string,
+  ];
+  const bearerUrlPrefix = `/${bearerPrefix}`;
+  const [bearerBetween, bearerSuffix] = bearerMiddle.split("{date}") as [string, string];
+  /** ServiceIdentifiers of DAB (gcc/eid/sid/scids) and FM (gcc/pi/frequency) bearers, ETSI TS 103 270. */
+  const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3})$/;
+  const bearerServices = new Map(Object.entries(site.bearerServices));
   const services = new Set(site.serviceIds);
   const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
     timeZone: site.timeZone,
@@ -72,13 +87,18 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     day: "2-digit",
   });
 
-  type Route = { kind: "si" } | { kind: "pi"; service: string; date: string } | { kind: "none" };
+  type Route =
+    | { kind: "si" }
+    | { kind: "pi"; service: string | undefined; date: string }
+    | { kind: "none" };
   type Credential = { kind: "none" } | { kind: "key"; key: string };
 
   /** Matched on the parsed path exactly: no decoding, no case folding, so every variant is 404. */
   function route(pathname: string): Route {
     if (pathname === siUrlPath) return { kind: "si" };
-    if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix)) return { kind: "none" };
+    if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix)) {
+      return bearerRoute(pathname);
+    }
     const rest = pathname.slice(piUrlPrefix.length, pathname.length - piSuffix.length);
     const split = rest.indexOf(piBetween);
     if (split < 1) return { kind: "none" };
@@ -86,6 +106,22 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     const date = rest.slice(split + piBetween.length);
     if (service.includes("/") || date.includes("/")) return { kind: "none" };
     return { kind: "pi", service, date };
+  }
+
+  /**
+   * PI by the bearer a radio tuned to (TS 102 818 §10.3): one table lookup of the exact
+   * ServiceIdentifier. A well-formed one that is not ours is an unknown service.
+   */
+  function bearerRoute(pathname: string): Route {
+    if (!pathname.startsWith(bearerUrlPrefix) || !pathname.endsWith(bearerSuffix)) {
+      return { kind: "none" };
+    }
+    const rest = pathname.slice(bearerUrlPrefix.length, pathname.length - bearerSuffix.length);
+    const split = rest.lastIndexOf(bearerBetween);
+    const identifier = rest.slice(0, split);
+    if (split < 1 || !BEARER_SHAPE.test(identifier)) return { kind: "none" };
+    const date = rest.slice(split + bearerBetween.length);
+    return { kind: "pi", service: bearerServices.get(identifier), date };
   }
 
   /** TS 102 818 §10.5: `Authorization: ClientIdentifier <key>`; other schemes carry no SPI key. */
@@ -271,7 +307,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
       if (valid) return serveAsset(request, env, site.keyedSiPath, PRIVATE);
       return serveAsset(request, env, site.openSiPath, `public, max-age=${site.openMaxAge}`);
     }
-    if (!valid) {
+    if (!valid && !site.openPi) {
       return failure(request, 401, "key-required", "Programme information needs an API key.", {
         "WWW-Authenticate": "ClientIdentifier",
         ...KEYED,
@@ -294,7 +330,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
         KEYED,
       );
     }
-    if (!services.has(target.service)) {
+    if (target.service === undefined || !services.has(target.service)) {
       return failure(request, 404, "not-found", "No such service.", KEYED);
     }
     const path = site.piPathTemplate

@@ -24,6 +24,19 @@ export interface Provider {
   readonly logos: readonly Logo[];
   readonly links: readonly Link[];
   readonly keywords: readonly string[];
+  readonly discovery: Discovery;
+}
+
+/** How radios find the site (TS 102 818 §10.2.2) and whether PI needs a key. */
+export interface Discovery {
+  /** The host that serves out/: the target of the SRV records. */
+  readonly host: string;
+  readonly httpsPort: number;
+  readonly httpPort: number;
+  /** PI without a key; `spi-static dns` then also writes the _radioepg record. */
+  readonly openPi: boolean;
+  /** ISO 3166 code under which FM services are also looked up, if any. */
+  readonly fmCountry: string | undefined;
 }
 
 export interface Logo {

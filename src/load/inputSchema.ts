@@ -174,6 +174,31 @@ export const genreSchema = z.strictObject({
   type: z.enum(["main", "secondary", "other"]).optional(),
 });
 
+const port = z.number().int().min(1).max(65535);
+
+export const discoverySchema = z.strictObject({
+  host: checkedString(radiodnsHostProblem)
+    .optional()
+    .describe("The host that serves out/ (the SRV records' target); default: radiodnsHost."),
+  httpsPort: port.optional().describe("Its HTTPS port, in the _radiospi SRV record (default 443)."),
+  httpPort: port
+    .optional()
+    .describe("Its plain HTTP port, in the _radioepg SRV record of open PI (default 80)."),
+  pi: z
+    .enum(["keyed", "open"])
+    .optional()
+    .describe(
+      "keyed (default): PI needs an API key. open: PI is served without one, and dns also writes _radioepg.",
+    ),
+  fmCountry: z
+    .string()
+    .regex(/^[a-z]{2}$/, { error: "is not an ISO 3166 country code (two lower-case letters)" })
+    .optional()
+    .describe(
+      "ISO 3166 code of the FM services' country: receivers without ECC look them up by it too.",
+    ),
+});
+
 export const providerSchema = z
   .strictObject({
     // SPI's serviceProvider, like a service, must have a shortName.
@@ -214,6 +239,9 @@ export const providerSchema = z
     logos: z.array(logoSchema).optional(),
     links: z.array(linkSchema).optional(),
     keywords: z.array(z.string().min(1)).optional(),
+    discovery: discoverySchema
+      .optional()
+      .describe("How radios find this site by DNS (spi-static dns), and whether PI needs a key."),
   })
   .meta({
     title: "spi-static provider",

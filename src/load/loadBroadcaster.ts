@@ -1,5 +1,6 @@
 import { basename, join, relative } from "node:path";
 import type { Broadcaster, Provider, Schedule, Service } from "./broadcaster.js";
+import { checkBearers } from "./checkBearers.js";
 import { toLogos } from "./checkLogos.js";
 import { checkMediumName } from "./checkMediumName.js";
 import { type DataFolder, openDataFolder, type UnreadableFile } from "./dataFolder.js";
@@ -71,6 +72,9 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
   // CRIDs written in the YAML, with the special first giving each: a client would merge two
   // programmes sharing one.
   const givenCrids = new Map<string, SourceRef>();
+  // Each DAB/FM bearer with the service file that claimed it first: a radio tuned to it must
+  // find one service, so the edge rules can map its PI path to one.
+  const bearersInUse = new Map<string, SourceRef>();
   for (const path of serviceFiles ?? []) {
     const own: InputProblem[] = [];
     const file = await read(path, own);
@@ -89,6 +93,7 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
     if (id !== undefined && !earlier && serviceIdPattern.test(id)) {
       if (file) idsInUse.set(id, file.file);
       const fields = file && input && toServiceFields(input, provider, file, own);
+      if (file && input) own.push(...checkBearers(input, file, bearersInUse));
       const schedulePath = join(dataDir, "schedules", `${id}.yaml`);
       const scheduleRead = await readYamlFile(folder, display(schedulePath));
       const scheduleFile = "file" in scheduleRead ? scheduleRead.file : undefined;
@@ -211,6 +216,13 @@ function toProvider(input: ProviderInput, file: YamlFile, problems: InputProblem
     logos: toLogos(input.logos, file, problems),
     links: input.links ?? [],
     keywords: input.keywords ?? [],
+    discovery: {
+      host: input.discovery?.host ?? input.radiodnsHost,
+      httpsPort: input.discovery?.httpsPort ?? 443,
+      httpPort: input.discovery?.httpPort ?? 80,
+      openPi: input.discovery?.pi === "open",
+      fmCountry: input.discovery?.fmCountry,
+    },
   };
 }
 

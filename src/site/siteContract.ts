@@ -12,6 +12,17 @@ export function programmeInformationPath(host: string, serviceId: string, date: 
   return `${SPI_BASE}/id/${host}/${serviceId}/${compactDate(date)}_PI.xml`;
 }
 
+/**
+ * PI by a DAB or FM bearer's ServiceIdentifier (`dab/4e1/4fe1/4e01/0`, TS 102 818 §10.3): a URL
+ * only, answered by the edge rules from the file at `programmeInformationPath`; no file of its own.
+ */
+export function programmeInformationPathByBearer(
+  serviceIdentifier: string,
+  date: PlainDate,
+): string {
+  return `${SPI_BASE}/${serviceIdentifier}/${compactDate(date)}_PI.xml`;
+}
+
 /** The API serves PI for today±7 (seed §8); the edge rules enforce exactly this window. */
 export const API_WINDOW_DAYS = 7;
 /** Days the build publishes beyond the window on each side, so a nightly build still covers

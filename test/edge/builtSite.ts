@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/buildSite.js";
@@ -15,19 +15,34 @@ export const VALID_KEYS = ["matrix-key-valid-0001", "matrix-key-second-0002"] as
 export const OVERRIDE_KEY = "override-key-00000003";
 
 export interface BuiltSite {
+  dataDir: string;
   outDir: string;
   /** The same settings the build embedded in out/_worker.js. */
   site: EdgeSite;
 }
 
-export async function buildTestSite(): Promise<BuiltSite> {
+/** The example data, or (`openPi`) a copy whose provider chose `discovery.pi: open`. */
+export async function testDataDir(variant: "keyed" | "openPi"): Promise<string> {
+  if (variant === "keyed") return DATA_DIR;
+  const dataDir = await mkdtemp(join(tmpdir(), "spi-edge-data-"));
+  await cp(DATA_DIR, dataDir, { recursive: true });
+  const provider = join(dataDir, "provider.yaml");
+  const text = await readFile(provider, "utf8");
+  const discovery = /^discovery:.*\n/m;
+  if (!discovery.test(text)) throw new Error("data/provider.yaml has no discovery mapping");
+  await writeFile(provider, text.replace(discovery, "$&  pi: open\n"));
+  return dataDir;
+}
+
+export async function buildTestSite(variant: "keyed" | "openPi" = "keyed"): Promise<BuiltSite> {
+  const dataDir = await testDataDir(variant);
   const outDir = await mkdtemp(join(tmpdir(), "spi-edge-"));
   await buildSite({
-    dataDir: DATA_DIR,
+    dataDir,
     outDir,
     now: Date.parse(BUILD_NOW),
     keys: { keysList: VALID_KEYS.join(",") },
   });
-  const broadcaster = await loadBroadcaster(DATA_DIR);
-  return { outDir, site: edgeSiteOf(broadcaster, VALID_KEYS.map(digestOfKey)) };
+  const broadcaster = await loadBroadcaster(dataDir);
+  return { dataDir, outDir, site: edgeSiteOf(broadcaster, VALID_KEYS.map(digestOfKey)) };
 }

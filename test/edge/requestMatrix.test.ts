@@ -11,7 +11,7 @@ import { createEdgeWorker, type EdgeEnv } from "../../src/edge/edgeRules.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
 import { startPreviewServer } from "../../src/serve/previewServer.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
-import { BUILD_NOW, type BuiltSite, buildTestSite, DATA_DIR, VALID_KEYS } from "./builtSite.js";
+import { BUILD_NOW, type BuiltSite, buildTestSite, VALID_KEYS } from "./builtSite.js";
 import {
   headersOf,
   MATRIX,
@@ -20,7 +20,9 @@ import {
   observe,
   observeParts,
   SETUPS,
+  type Setup,
   type SetupName,
+  type SiteName,
 } from "./requestMatrix.js";
 
 const run = promisify(execFile);
@@ -32,18 +34,20 @@ const observed: Record<Way, Map<MatrixRow, Observed>> = {
   preview: new Map(),
   workerd: new Map(),
 };
-let built: BuiltSite;
+let built: Record<SiteName, BuiltSite>;
 let keyedOnlyLines: string[];
 
 const setupNames = Object.keys(SETUPS) as SetupName[];
 const rowsOf = (setup: SetupName) => MATRIX.filter((row) => row.setup === setup);
+const setupOf = (setup: SetupName): Setup => SETUPS[setup];
+const siteOf = (setup: SetupName): BuiltSite => built[setupOf(setup).site ?? "keyed"];
 const ERROR_BODY =
   /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<error status="(\d{3})" code="([a-z-]+)">[^<]+<\/error>\n$/;
 
 beforeAll(async () => {
-  built = await buildTestSite();
-  const open = await readFile(join(built.outDir, OPEN_SI_PATH), "utf8");
-  const keyed = await readFile(join(built.outDir, KEYED_SI_PATH), "utf8");
+  built = { keyed: await buildTestSite("keyed"), openPi: await buildTestSite("openPi") };
+  const open = await readFile(join(built.keyed.outDir, OPEN_SI_PATH), "utf8");
+  const keyed = await readFile(join(built.keyed.outDir, KEYED_SI_PATH), "utf8");
   const openLines = new Set(open.split("\n"));
   keyedOnlyLines = keyed.split("\n").filter((line) => !openLines.has(line));
 });
@@ -79,7 +83,7 @@ async function mismatches(way: Way): Promise<string[]> {
     }
     if (h.etag !== (expected.file ? "strong" : null)) wrong("etag", h.etag);
     if (expected.file) {
-      const { mtime, size } = await stat(join(built.outDir, expected.file));
+      const { mtime, size } = await stat(join(siteOf(row.setup).outDir, expected.file));
       const lastModified = way === "workerd" ? null : mtime.toUTCString();
       if (seen.validators.lastModified !== lastModified)
         wrong("last-modified", seen.validators.lastModified);
@@ -91,7 +95,7 @@ async function mismatches(way: Way): Promise<string[]> {
     } else if (row.method === "HEAD") {
       if (seen.body !== "") wrong("HEAD body", seen.body.slice(0, 80));
     } else if (expected.file) {
-      const file = await readFile(join(built.outDir, expected.file), "utf8");
+      const file = await readFile(join(siteOf(row.setup).outDir, expected.file), "utf8");
       if (seen.body !== file) wrong(`body (expected ${expected.file})`, seen.body.slice(0, 80));
     } else {
       const match = ERROR_BODY.exec(seen.body);
@@ -116,10 +120,11 @@ describe("the request matrix", () => {
   });
 
   it("(a) the rule module called directly answers every row as expected", async () => {
-    const worker = createEdgeWorker(built.site);
     for (const setup of setupNames) {
-      const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
-      const env: EdgeEnv = { ASSETS: folderAssets(built.outDir), SPI_FIXED_NOW: now };
+      const { now, apiKeySha256 } = setupOf(setup);
+      const { site, outDir } = siteOf(setup);
+      const worker = createEdgeWorker(site);
+      const env: EdgeEnv = { ASSETS: folderAssets(outDir), SPI_FIXED_NOW: now };
       if (apiKeySha256) env.API_KEY_SHA256 = apiKeySha256;
       for (const row of rowsOf(setup)) {
         const request = new Request(`${row.origin}${row.target}`, {
@@ -134,9 +139,9 @@ describe("the request matrix", () => {
 
   it("(b) the preview server over HTTP on 127.0.0.1 answers every row as expected", async () => {
     for (const setup of setupNames) {
-      const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
+      const { now, apiKeySha256 } = setupOf(setup);
       const preview = await startPreviewServer({
-        outDir: built.outDir,
+        outDir: siteOf(setup).outDir,
         port: 0,
         host: "127.0.0.1",
         now: Date.parse(now),
@@ -156,21 +161,25 @@ describe("the request matrix", () => {
   });
 
   it("(c) the generated out/_worker.js inside workerd (Miniflare) answers every row as expected", async () => {
-    await runInWorkerd(built.outDir, observed.workerd);
+    await runInWorkerd((setup) => siteOf(setup).outDir, observed.workerd);
     expect(await mismatches("workerd")).toEqual([]);
   });
 
   it("(c′) the worker the compiled CLI writes (tsc's output, what users deploy) answers exactly the same", async () => {
-    const outDir = await mkdtemp(join(tmpdir(), "spi-edge-cli-"));
-    await run(
-      process.execPath,
-      [CLI, "build", "--data", DATA_DIR, "--out", outDir, "--now", BUILD_NOW, "--quiet"],
-      {
-        env: { ...process.env, SPI_API_KEYS: VALID_KEYS.join(",") },
-      },
-    );
+    const outDirs = {} as Record<SiteName, string>;
+    for (const variant of ["keyed", "openPi"] as const) {
+      outDirs[variant] = await mkdtemp(join(tmpdir(), "spi-edge-cli-"));
+      const dataDir = built[variant].dataDir;
+      await run(
+        process.execPath,
+        [CLI, "build", "--data", dataDir, "--out", outDirs[variant], "--now", BUILD_NOW, "--quiet"],
+        {
+          env: { ...process.env, SPI_API_KEYS: VALID_KEYS.join(",") },
+        },
+      );
+    }
     const fromCli = new Map<MatrixRow, Observed>();
-    await runInWorkerd(outDir, fromCli);
+    await runInWorkerd((setup) => outDirs[setupOf(setup).site ?? "keyed"], fromCli);
     const differences = MATRIX.filter(
       (row) => comparable(fromCli.get(row)) !== comparable(observed.workerd.get(row)),
     ).map((row) => row.name);
@@ -199,11 +208,15 @@ function comparable(seen: Observed | undefined): string {
   return JSON.stringify(seen && { ...seen, validators: undefined });
 }
 
-/** Every row through `outDir`'s _worker.js in workerd, with Cloudflare's asset server behind it. */
-async function runInWorkerd(outDir: string, into: Map<MatrixRow, Observed>) {
+/** Every row through its site's _worker.js in workerd, with Cloudflare's asset server behind it. */
+async function runInWorkerd(
+  outDirOf: (setup: SetupName) => string,
+  into: Map<MatrixRow, Observed>,
+) {
   await Promise.all(
     setupNames.map(async (setup) => {
-      const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
+      const { now, apiKeySha256 } = setupOf(setup);
+      const outDir = outDirOf(setup);
       const bindings: Record<string, string> = { SPI_FIXED_NOW: now };
       if (apiKeySha256) bindings.API_KEY_SHA256 = apiKeySha256;
       const mf = new Miniflare({

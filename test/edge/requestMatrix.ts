@@ -13,10 +13,18 @@ const pi = (service: string, date: string) =>
   `/radiodns/spi/3.1/id/${HOST}/${service}/${date}_PI.xml`;
 const piFile = (service: string, date: string) => pi(service, date).slice(1);
 
+const byBearer = (serviceIdentifier: string, date: string) =>
+  `/radiodns/spi/3.1/${serviceIdentifier}/${date}_PI.xml`;
+
+/** The example data as built, and the same data with `discovery.pi: open`. */
+export type SiteName = "keyed" | "openPi";
+
 /** A deployment's situation: its clock and whether it sets the API_KEY_SHA256 secret. */
 export interface Setup {
   now: string;
   apiKeySha256?: string;
+  /** The built site it serves (default: keyed). */
+  site?: SiteName;
 }
 
 /**
@@ -39,6 +47,8 @@ export const SETUPS = {
     // Upper case, padded, next to a malformed entry: the secret is parsed leniently.
     apiKeySha256: ` ${digestOfKey(OVERRIDE_KEY).toUpperCase()} , not-a-digest`,
   },
+  /** The provider chose open PI: no key needed for PI, still for the keyed SI. */
+  openPi: { now: BUILD_NOW, site: "openPi" },
 } satisfies Record<string, Setup>;
 
 export type SetupName = keyof typeof SETUPS;
@@ -411,6 +421,163 @@ for (const target of [
   row(`normalised ${target} without a key`, target, openSi);
   row(`normalised ${target} with a key`, target, keyedSi, { headers: key(KEY) });
 }
+
+// PI by bearer (TS 102 818 §10.3, ServiceIdentifiers of TS 103 270): the same file and the
+// same rules as the id/ path of the service that has the bearer.
+const BEARERS: [string, string][] = [
+  ["dab/4e1/4fe1/4e01/0", "news"],
+  ["fm/4e1/4e01/09580", "news"],
+  ["fm/ch/4e01/09580", "news"],
+  ["dab/4e1/4fe1/4e02/0", "pop"],
+  ["fm/4e1/4e02/10170", "pop"],
+  ["fm/ch/4e02/10170", "pop"],
+  ["dab/4e1/4fe1/4e03/0", "klassik"],
+  ["dab/4e1/4fe2/4e04/0", "bern"],
+];
+for (const [bearer, service] of BEARERS) {
+  row(`PI by ${bearer}`, byBearer(bearer, TODAY), piOk(service, TODAY), { headers: key(KEY) });
+  row(`PI by ${bearer} without a key`, byBearer(bearer, TODAY), err(401, "key-required"));
+}
+const NEWS_DAB = "dab/4e1/4fe1/4e01/0";
+const POP_FM = "fm/4e1/4e02/10170";
+row("PI by bearer HEAD", byBearer(NEWS_DAB, TODAY), piOk("news", TODAY), {
+  method: "HEAD",
+  headers: key(KEY),
+});
+row("PI by bearer with an invalid key", byBearer(NEWS_DAB, TODAY), err(403, "key-invalid"), {
+  headers: key("wrong-key-0000000000"),
+});
+row("PI by bearer POST", byBearer(NEWS_DAB, TODAY), err(405, "method-not-allowed", false), {
+  method: "POST",
+  headers: key(KEY),
+});
+row("PI by bearer with a query", `${byBearer(POP_FM, TODAY)}?x=1`, err(400, "bad-request"), {
+  headers: key(KEY),
+});
+row("PI by bearer, malformed date", byBearer(POP_FM, "20261131"), err(400, "bad-request"), {
+  headers: key(KEY),
+});
+row(
+  "PI by bearer key over http on a public host",
+  byBearer(POP_FM, TODAY),
+  err(400, "https-required"),
+  {
+    origin: "http://spi.example",
+    headers: key(KEY),
+  },
+);
+row("PI by bearer key over https", byBearer(POP_FM, TODAY), piOk("pop", TODAY), {
+  origin: "https://spi.example",
+  headers: key(KEY),
+});
+for (const [date, status] of [
+  ["20261115", 404],
+  ["20261116", 200],
+  ["20261130", 200],
+  ["20261201", 404],
+] as const) {
+  const expected = status === 200 ? piOk("pop", date) : err(404, "not-found");
+  row(`PI by bearer, window ${date}`, byBearer(POP_FM, date), expected, { headers: key(KEY) });
+}
+row("PI by bearer, override key", byBearer(NEWS_DAB, TODAY), piOk("news", TODAY), {
+  setup: "override",
+  headers: key(OVERRIDE_KEY),
+});
+// Well-formed ServiceIdentifiers that are not ours, in case or zero padding receivers do not
+// send (hex is lower case, a frequency has 5 digits, paths are case-sensitive: §10.5.1), or
+// climbing out: an unknown service, after the key check like any other.
+for (const bearer of [
+  "dab/4e1/4fe1/4e09/0",
+  "dab/4e1/4fe1/4e01/1",
+  "fm/4e1/4e02/10180",
+  "fm/de/4e02/10170",
+  "dab/4E1/4FE1/4E01/0",
+  "dab/4e1/4FE1/4e01/0",
+  "fm/4E1/4E02/10170",
+  "fm/CH/4e02/10170",
+  "fm/4e1/4e01/9580",
+  "fm/4e1/4e01/095800",
+  "dab/4e1/04fe1/4e01/0",
+  "dab/4e1/4fe1/04e01/0",
+  "dab/04e1/4fe1/4e01/0",
+  "dab/4e1/4fe1/4e01/00",
+  "dab/%34e1/4fe1/4e01/0",
+  "fm/4e1/4e02/10170%20",
+  "dab/4e1/4fe1/..%2f..%2f..%2f_keyed/0",
+  "fm/..%2f..%2f_keyed/4e02/10170",
+]) {
+  row(`PI by unknown bearer ${bearer}`, byBearer(bearer, TODAY), err(404, "not-found"), {
+    headers: key(KEY),
+  });
+  row(
+    `PI by unknown bearer ${bearer} without a key`,
+    byBearer(bearer, TODAY),
+    err(401, "key-required"),
+  );
+}
+// Not a ServiceIdentifier at all: no route.
+for (const target of [
+  byBearer("DAB/4e1/4fe1/4e01/0", TODAY),
+  byBearer("FM/4e1/4e02/10170", TODAY),
+  byBearer("dab/4e1/4fe1/4e01", TODAY),
+  byBearer("dab/4e1/4fe1/4e01/0/0", TODAY),
+  byBearer("fm/4e1/4e02", TODAY),
+  byBearer("fm/4e1/4e02/10170/0", TODAY),
+  byBearer("fm/4e1//10170", TODAY),
+  byBearer("dab/4e1/4fe1/4e01/0/", TODAY),
+  byBearer("am/4e1/4e02/10170", TODAY),
+  byBearer("dab.4e1.4fe1.4e01.0", TODAY),
+  byBearer("dab/4e1/4fe1/4e01%2f0", TODAY),
+  `/radiodns/spi/3.1/${NEWS_DAB}/${TODAY}_pi.xml`,
+  `/radiodns/spi/3.1/${NEWS_DAB}/${TODAY}_PI.xml/`,
+  `/radiodns/spi/3.1/${NEWS_DAB}/`,
+  `/radiodns/spi/3.1/${NEWS_DAB}`,
+  `/radiodns/spi/3.1//${NEWS_DAB}/${TODAY}_PI.xml`,
+  `/radiodns/spi/3.1/${NEWS_DAB}/../../../../../../_keyed/radiodns/spi/3.1/SI.xml`,
+  `/radiodns/spi/3.1/${NEWS_DAB}/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/_keyed/radiodns/spi/3.1/SI.xml`,
+  `/radiodns/spi/3.1/${NEWS_DAB}/..%2f..%2f..%2f..%2f..%2f..%2f_keyed/radiodns/spi/3.1/SI.xml`,
+  `/radiodns/spi/3.1/${NEWS_DAB}\${TODAY}_PI.xml`,
+  `/_keyed/radiodns/spi/3.1/${NEWS_DAB}/${TODAY}_PI.xml`,
+]) {
+  row(`404 ${target} with a key`, target, notFound, { headers: key(KEY) });
+  row(`404 ${target} without a key`, target, notFound);
+}
+
+// Open PI: PI by either path without a key; the keyed SI still needs one.
+row("open PI: PI without a key", pi("news", TODAY), piOk("news", TODAY), { setup: "openPi" });
+row("open PI: PI by bearer without a key", byBearer(POP_FM, TODAY), piOk("pop", TODAY), {
+  setup: "openPi",
+});
+row(
+  "open PI: PI by bearer over http on a public host",
+  byBearer(NEWS_DAB, TODAY),
+  piOk("news", TODAY),
+  {
+    setup: "openPi",
+    origin: "http://spi.example",
+  },
+);
+row("open PI: PI with a valid key", pi("news", TODAY), piOk("news", TODAY), {
+  setup: "openPi",
+  headers: key(KEY),
+});
+row("open PI: PI with an invalid key", byBearer(NEWS_DAB, TODAY), err(403, "key-invalid"), {
+  setup: "openPi",
+  headers: key("wrong-key-0000000000"),
+});
+row("open PI: key over http on a public host", pi("news", TODAY), err(400, "https-required"), {
+  setup: "openPi",
+  origin: "http://spi.example",
+  headers: key(KEY),
+});
+row("open PI: window", byBearer(POP_FM, "20261201"), err(404, "not-found"), { setup: "openPi" });
+row("open PI: malformed date", pi("pop", "2026113"), err(400, "bad-request"), { setup: "openPi" });
+row("open PI: unknown bearer", byBearer("dab/4e1/4fe1/4e09/0", TODAY), err(404, "not-found"), {
+  setup: "openPi",
+});
+row("open PI: SI without a key", si, openSi, { setup: "openPi" });
+row("open PI: SI with a key", si, keyedSi, { setup: "openPi", headers: key(KEY) });
+row("open PI: keyed SI path", `/${KEYED_SI_PATH}`, notFound, { setup: "openPi" });
 
 // PI-shaped paths whose service segment tries to climb out: just an unknown service.
 for (const service of ["..%2f..%2f..%2f..%2f..%2f_keyed", "%6eews", "NEWS", "news%20"]) {

@@ -16,6 +16,12 @@ function createEdgeWorker(site) {
     const [piPrefix, piMiddle] = site.piPathTemplate.split("{service}");
     const piUrlPrefix = `/${piPrefix}`;
     const [piBetween, piSuffix] = piMiddle.split("{date}");
+    const [bearerPrefix, bearerMiddle] = site.bearerPiPathTemplate.split("{bearer}");
+    const bearerUrlPrefix = `/${bearerPrefix}`;
+    const [bearerBetween, bearerSuffix] = bearerMiddle.split("{date}");
+    /** ServiceIdentifiers of DAB (gcc/eid/sid/scids) and FM (gcc/pi/frequency) bearers, ETSI TS 103 270. */
+    const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3})$/;
+    const bearerServices = new Map(Object.entries(site.bearerServices));
     const services = new Set(site.serviceIds);
     const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
         timeZone: site.timeZone,
@@ -27,8 +33,9 @@ function createEdgeWorker(site) {
     function route(pathname) {
         if (pathname === siUrlPath)
             return { kind: "si" };
-        if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix))
-            return { kind: "none" };
+        if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix)) {
+            return bearerRoute(pathname);
+        }
         const rest = pathname.slice(piUrlPrefix.length, pathname.length - piSuffix.length);
         const split = rest.indexOf(piBetween);
         if (split < 1)
@@ -38,6 +45,22 @@ function createEdgeWorker(site) {
         if (service.includes("/") || date.includes("/"))
             return { kind: "none" };
         return { kind: "pi", service, date };
+    }
+    /**
+     * PI by the bearer a radio tuned to (TS 102 818 §10.3): one table lookup of the exact
+     * ServiceIdentifier. A well-formed one that is not ours is an unknown service.
+     */
+    function bearerRoute(pathname) {
+        if (!pathname.startsWith(bearerUrlPrefix) || !pathname.endsWith(bearerSuffix)) {
+            return { kind: "none" };
+        }
+        const rest = pathname.slice(bearerUrlPrefix.length, pathname.length - bearerSuffix.length);
+        const split = rest.lastIndexOf(bearerBetween);
+        const identifier = rest.slice(0, split);
+        if (split < 1 || !BEARER_SHAPE.test(identifier))
+            return { kind: "none" };
+        const date = rest.slice(split + bearerBetween.length);
+        return { kind: "pi", service: bearerServices.get(identifier), date };
     }
     /** TS 102 818 §10.5: `Authorization: ClientIdentifier <key>`; other schemes carry no SPI key. */
     function credential(request) {
@@ -192,7 +215,7 @@ function createEdgeWorker(site) {
                 return serveAsset(request, env, site.keyedSiPath, PRIVATE);
             return serveAsset(request, env, site.openSiPath, `public, max-age=${site.openMaxAge}`);
         }
-        if (!valid) {
+        if (!valid && !site.openPi) {
             return failure(request, 401, "key-required", "Programme information needs an API key.", {
                 "WWW-Authenticate": "ClientIdentifier",
                 ...KEYED,
@@ -208,7 +231,7 @@ function createEdgeWorker(site) {
         if (Math.abs(day - todayInProviderZone(clock(env))) > site.windowDays) {
             return failure(request, 404, "not-found", `Only dates within ${site.windowDays} days of today are served.`, KEYED);
         }
-        if (!services.has(target.service)) {
+        if (target.service === undefined || !services.has(target.service)) {
             return failure(request, 404, "not-found", "No such service.", KEYED);
         }
         const path = site.piPathTemplate
@@ -223,6 +246,21 @@ export default createEdgeWorker({
   "openSiPath": "radiodns/spi/3.1/SI.xml",
   "keyedSiPath": "_keyed/radiodns/spi/3.1/SI.xml",
   "piPathTemplate": "radiodns/spi/3.1/id/rdns.aareradio.example/{service}/{date}_PI.xml",
+  "bearerPiPathTemplate": "radiodns/spi/3.1/{bearer}/{date}_PI.xml",
+  "bearerServices": {
+    "dab/4e1/4fe2/4e04/0": "bern",
+    "fm/4e1/4e04/09650": "bern",
+    "fm/ch/4e04/09650": "bern",
+    "fm/4e1/4e04/10360": "bern",
+    "fm/ch/4e04/10360": "bern",
+    "dab/4e1/4fe1/4e03/0": "klassik",
+    "dab/4e1/4fe1/4e01/0": "news",
+    "fm/4e1/4e01/09580": "news",
+    "fm/ch/4e01/09580": "news",
+    "dab/4e1/4fe1/4e02/0": "pop",
+    "fm/4e1/4e02/10170": "pop",
+    "fm/ch/4e02/10170": "pop"
+  },
   "serviceIds": [
     "bern",
     "klassik",
@@ -230,6 +268,7 @@ export default createEdgeWorker({
     "news",
     "pop"
   ],
+  "openPi": false,
   "timeZone": "Europe/Zurich",
   "windowDays": 7,
   "keyDigests": [

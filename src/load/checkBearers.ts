@@ -1,0 +1,34 @@
+import { formatSourceRef, type InputProblem, type SourceRef } from "./inputProblem.js";
+import type { ServiceInput } from "./inputSchema.js";
+import { gccProblem, parseBroadcastBearer } from "./radiodnsBearer.js";
+import type { YamlFile } from "./readYamlFile.js";
+
+/**
+ * A service's DAB and FM bearers as RadioDNS needs them: a GCC that agrees with the SId or PI
+ * code (a receiver builds the lookup from those), and no bearer that another service, or this
+ * one, already claims — a radio tuned to it must find one service and one PI path.
+ * `inUse` holds where each bearer was first given, across the services read so far.
+ */
+export function checkBearers(
+  input: ServiceInput,
+  file: YamlFile,
+  inUse: Map<string, SourceRef>,
+): InputProblem[] {
+  const problems: InputProblem[] = [];
+  for (const system of ["dab", "fm"] as const) {
+    for (const [index, { id }] of (input.bearers?.[system] ?? []).entries()) {
+      const path = ["bearers", system, index, "id"];
+      const bearer = parseBroadcastBearer(id);
+      const wrongGcc = bearer && gccProblem(bearer);
+      if (wrongGcc) problems.push(file.error(path, wrongGcc));
+      const earlier = inUse.get(id);
+      if (earlier) {
+        problems.push(file.error(path, `${id} is also claimed at ${formatSourceRef(earlier)}`));
+      } else {
+        const { file: where, line, column, field } = file.locate(path);
+        inUse.set(id, { file: where, line, column, field });
+      }
+    }
+  }
+  return problems;
+}
