@@ -1,0 +1,424 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { renderSite } from "../../src/render/renderSite.js";
+import { validateData } from "../../src/validateData.js";
+import { type SpiDocument, validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+
+/**
+ * The load stage's promise: whatever `validate` accepts builds into documents that spi_31.xsd
+ * accepts. Data folders are generated as values, written as YAML and read back by the real
+ * loader; fields are left out or filled with good values, near misses (`png`, `text html`,
+ * `en-verylongsubtag`, `http://[::1`) and arbitrary text, so both the rules and the rendering
+ * are tried. Each accepted folder is scheduled and rendered at a fixed clock.
+ *
+ * Half of the runs also set one field to a near miss from the issues (see nearMisses).
+ * 120 runs (SPI_PROPERTY_RUNS sets another number) take 15-25 s on the shared 2-core machine,
+ * mostly generating, loading and rendering; the ~2,000 documents of the 50-60 accepted folders
+ * go through xmllint in one call. The test checks that at least a fifth of the folders were
+ * accepted, so it cannot pass by refusing everything.
+ */
+const RUNS = Number(process.env.SPI_PROPERTY_RUNS ?? 120);
+const NOW = Date.parse("2026-11-23T08:00:00Z");
+
+const oneOf = <T>(...values: T[]) => fc.constantFrom(...values);
+const optional = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined });
+/**
+ * A value that is usually fine and now and then a mistake: with some forty fields per folder,
+ * most folders have none and are accepted (a near miss is tried on purpose below).
+ */
+const mostly = <T>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 150, arbitrary: good }, { weight: 1, arbitrary: bad });
+
+/** Text XML and YAML find awkward but SPI can carry: markup, white space a parser changes, emoji. */
+const awkwardText = fc.oneof(
+  oneOf("Aare", "Talk & <Tea>", 'Say "hi"', "tab\there", "CR\ronly", "two\nlines", " padded "),
+  fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }),
+);
+const text = (max: number) =>
+  mostly(
+    awkwardText.filter((t) => Array.from(t).length <= max),
+    fc.oneof(
+      fc.string({ unit: "binary", minLength: 1, maxLength: 6 }),
+      fc.constant("x".repeat(max + 1)),
+    ),
+  );
+
+const names = (shortRequired: boolean) =>
+  fc.record(
+    {
+      short: text(8),
+      medium: text(16),
+      long: fc.oneof(text(128), oneOf("A long name of a programme")),
+    },
+    { requiredKeys: shortRequired ? ["long", "short"] : ["long"] },
+  );
+
+const description = optional(
+  fc.record({ short: text(180), long: text(1200) }, { requiredKeys: [] }),
+);
+
+const mediaType = mostly(
+  oneOf("text/html", "image/png", "image/jpeg", "application/xml+pi", "audio/aacp"),
+  oneOf("png", "html", "text html", "text/html; charset=utf-8", " text/html", "text/", "a/b/c"),
+);
+
+const language = mostly(
+  oneOf("en", "de", "de-CH", "gsw", "de-1996"),
+  oneOf("en-verylongsubtag", "EN", "en-", "x", "en-a"),
+);
+
+const httpUrl = mostly(
+  oneOf(
+    "https://img.test.example/a.png",
+    "https://img.test.example/a.png#x",
+    "https://img.test.example/a.jpg",
+    "HTTPS://IMG.TEST.EXAMPLE/A.PNG",
+    "http://[::1]/logo.png",
+    "https://bücher.example/ä.png",
+    "https://img.test.example/a%20b.png?size=1&x=%C3%A4",
+  ),
+  oneOf(
+    "http://[::1",
+    "https://img.test.example/100%.png",
+    "https://img.test.example/a b.png",
+    "ftp://img.test.example/a.png",
+    "https:///a.png",
+    "https://img.test.example/<a>.png",
+  ),
+);
+
+const linkUri = fc.oneof(
+  httpUrl,
+  mostly(
+    oneOf(
+      "tel:+41-31-000-00-00",
+      "sms:83958?body=hi",
+      "mailto:studio@test.example",
+      "postal:Studio/1%20Aare%20Street/Bern",
+      "crid://test.example/show/1",
+      "dab:4e1.4fe1.4e01.0",
+      "https://www.test.example/?q=a&b=c",
+    ),
+    oneOf(
+      "javascript:alert(1)",
+      "data:text/html,hi",
+      "file:///etc/passwd",
+      "https://www.test.example/#frag#frag",
+      "tel:+41 31",
+    ),
+  ),
+);
+
+const link = fc.record(
+  { uri: linkUri, mimeValue: mediaType, description: text(180) },
+  { requiredKeys: ["uri"] },
+);
+
+const logo = fc.record(
+  {
+    url: httpUrl,
+    size: mostly(oneOf("32x32", "112x32", "128x128", "600x600"), oneOf("0x5", "32X32")),
+    type: mostly(oneOf("logo_unrestricted"), oneOf("logo_colour_square", "logo_colour_rectangle")),
+    mimeValue: mostly(oneOf("image/png"), oneOf("image/jpeg", "text/html", "png")),
+  },
+  { requiredKeys: ["url", "size"] },
+);
+
+const hex = (digits: number) =>
+  fc.string({ unit: oneOf(..."0123456789abcdef"), minLength: digits, maxLength: digits });
+const dabBearer = fc.record(
+  {
+    id: fc
+      .tuple(hex(3), hex(4), mostly(fc.oneof(hex(4), hex(8)), hex(6)), hex(1))
+      .map((parts) => `dab:${parts.join(".")}`),
+    mimeValue: oneOf("audio/mpeg", "audio/aacp"),
+    cost: fc.nat(100),
+    offset: fc.nat(5000),
+  },
+  { requiredKeys: ["id", "mimeValue"] },
+);
+const fmBearer = fc.record(
+  {
+    id: fc
+      .tuple(hex(3), hex(4), fc.integer({ min: 8750, max: 10800 }))
+      .map(([gcc, pi, frequency]) => `fm:${gcc}.${pi}.${String(frequency).padStart(5, "0")}`),
+    cost: fc.nat(100),
+  },
+  { requiredKeys: ["id"] },
+);
+const stream = fc.record(
+  { url: httpUrl, mimeValue: mediaType, bitrate: fc.integer({ min: 1, max: 320 }) },
+  { requiredKeys: ["url", "mimeValue", "bitrate"] },
+);
+
+const genre = fc.record(
+  {
+    href: oneOf(
+      "urn:tva:metadata:cs:ContentCS:2011:3.6.1",
+      "urn:tva:metadata:cs:ContentCS:2011:3.1.1",
+    ),
+    name: text(40),
+    type: oneOf("main", "secondary", "other"),
+  },
+  { requiredKeys: ["href", "name"] },
+);
+
+const timeZone = mostly(
+  oneOf("Europe/Zurich", "America/New_York", "Asia/Kathmandu", "UTC"),
+  oneOf("Zurich", "Europe/Zürich"),
+);
+
+const provider = fc.record(
+  {
+    // SPI's serviceProvider needs a shortName: a provider without one must be refused.
+    name: mostly(names(true), names(false)),
+    description,
+    originator: text(128),
+    language,
+    timeZone,
+    radiodnsHost: mostly(
+      oneOf("rdns.test.example", "xn--bcher-kva.example"),
+      oneOf("192.0.2.1", "localhost", "a-.test.example", `${"a".repeat(70)}.example`),
+    ),
+    cridAuthority: oneOf("test.example", "radio.test.example"),
+    piMarginHours: mostly(fc.integer({ min: 0, max: 11 }), oneOf(12, 24)),
+    logos: fc.array(logo, { maxLength: 3 }),
+    links: fc.array(link, { maxLength: 2 }),
+    keywords: fc.array(text(20), { maxLength: 3 }),
+  },
+  {
+    requiredKeys: ["name", "originator", "language", "timeZone", "radiodnsHost", "cridAuthority"],
+  },
+);
+
+const service = (id: string) =>
+  fc.record(
+    {
+      id: fc.constant(id),
+      name: names(true),
+      description,
+      language: optional(language),
+      timeZone: optional(timeZone),
+      logos: fc.array(logo, { maxLength: 3 }),
+      genres: fc.array(genre, { minLength: 1, maxLength: 2 }),
+      keywords: fc.array(text(20), { maxLength: 2 }),
+      links: fc.array(link, { maxLength: 2 }),
+      bearers: fc.record(
+        { dab: fc.array(dabBearer, { maxLength: 2 }), fm: fc.array(fmBearer, { maxLength: 1 }) },
+        { requiredKeys: [] },
+      ),
+      streams: fc.array(stream, { maxLength: 2 }),
+    },
+    { requiredKeys: ["id", "name", "genres"] },
+  );
+
+const clock = fc
+  .tuple(fc.integer({ min: 0, max: 23 }), oneOf(0, 15, 30, 45))
+  .map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`);
+
+const show = fc.record(
+  {
+    name: names(false),
+    description,
+    images: fc.array(
+      fc.record(
+        {
+          url: mostly(httpUrl, oneOf("https://img.test.example/image")),
+          size: oneOf("600x600", "320x240"),
+          mimeValue: mediaType,
+        },
+        { requiredKeys: ["url", "size"] },
+      ),
+      { maxLength: 2 },
+    ),
+    website: httpUrl,
+    genres: fc.array(genre, { maxLength: 1 }),
+    group: mostly(
+      oneOf("crid://test.example/group/1"),
+      oneOf("crid://test.example/100%", "crid://x"),
+    ),
+  },
+  { requiredKeys: ["name"] },
+);
+
+const schedule = fc
+  .record({
+    shows: fc.record({ morning: show, night: show }),
+    starts: fc.uniqueArray(clock, { minLength: 1, maxLength: 4 }),
+    // An end mostly runs into the next slot: overlaps are refused, which is not what is tried here.
+    ends: fc.array(mostly(fc.constant(undefined), clock), { minLength: 4, maxLength: 4 }),
+    special: optional(fc.tuple(clock, clock)),
+  })
+  .map(({ shows, starts, ends, special }) => ({
+    shows,
+    grid: [
+      {
+        days: "daily",
+        slots: [...starts].sort().map((start, i) => ({
+          start,
+          ...(ends[i] === undefined ? {} : { end: ends[i] }),
+          show: i % 2 === 0 ? "morning" : "night",
+        })),
+      },
+    ],
+    ...(special
+      ? {
+          dates: [
+            {
+              date: "2026-11-25",
+              specials: [{ start: special[0], end: special[1], show: "night" }],
+            },
+          ],
+        }
+      : {}),
+  }));
+
+type Folder = {
+  provider: Record<string, unknown> & { name: Record<string, unknown> };
+  services: [Record<string, unknown>, Record<string, unknown>, Schedule, Schedule];
+};
+type Schedule = { shows: Record<string, Record<string, unknown>> } & Record<string, unknown>;
+
+/**
+ * One field of an otherwise generated folder set to a value the schema must refuse, or must
+ * render so that it stays valid: the inputs the issues found accepted and published invalid.
+ */
+const nearMisses: [string, (folder: Folder) => void][] = [
+  ["provider without name.short", (f) => delete f.provider.name.short],
+  ["language with a long subtag", (f) => (f.provider.language = "en-verylongsubtag")],
+  ["service language with a long subtag", (f) => (f.services[0].language = "de-CH-zuerichdeutsch")],
+  ["link to an unclosed IPv6 host", (f) => (f.provider.links = [{ uri: "http://[::1" }])],
+  [
+    "link mimeValue in words",
+    (f) => (f.provider.links = [{ uri: "https://a.example/", mimeValue: "text html" }]),
+  ],
+  [
+    "link mimeValue with a charset",
+    (f) =>
+      (f.services[1].links = [
+        { uri: "https://a.example/", mimeValue: "text/html; charset=utf-8" },
+      ]),
+  ],
+  [
+    "link mimeValue as an extension",
+    (f) => (f.services[0].links = [{ uri: "https://a.example/", mimeValue: "html" }]),
+  ],
+  ["javascript: link", (f) => (f.services[0].links = [{ uri: "javascript:alert(1)" }])],
+  ["link with a bad percent", (f) => (f.services[0].links = [{ uri: "https://a.example/100%" }])],
+  [
+    "logo mimeValue as an extension",
+    (f) =>
+      (f.services[0].logos = [{ url: "https://a.example/l", size: "600x600", mimeValue: "png" }]),
+  ],
+  [
+    "square logo in JPEG",
+    (f) => (f.services[1].logos = [{ url: "https://a.example/l.jpg", size: "32x32" }]),
+  ],
+  [
+    "stream to an unclosed IPv6 host",
+    (f) => (f.services[0].streams = [{ url: "http://[::1", mimeValue: "audio/aacp", bitrate: 96 }]),
+  ],
+  [
+    "website to an unclosed IPv6 host",
+    (f) =>
+      (f.services[2].shows.morning = { ...f.services[2].shows.morning, website: "http://[::1" }),
+  ],
+  [
+    "image without a type",
+    (f) =>
+      (f.services[3].shows.night = {
+        ...f.services[3].shows.night,
+        images: [{ url: "https://a.example/i", size: "600x600" }],
+      }),
+  ],
+  [
+    "group CRID with a bad percent",
+    (f) =>
+      (f.services[2].shows.night = {
+        ...f.services[2].shows.night,
+        group: "crid://test.example/100%",
+      }),
+  ],
+  ["IP address as radiodnsHost", (f) => (f.provider.radiodnsHost = "192.0.2.1")],
+  ["piMarginHours over 11", (f) => (f.provider.piMarginHours = 12)],
+  [
+    "CR, tab and new line in names",
+    (f) => (f.provider.name = { ...f.provider.name, long: "A\r\nB\tC\rD" }),
+  ],
+];
+
+const dataFolder = fc
+  .record({
+    provider,
+    services: fc.tuple(service("one"), service("two"), schedule, schedule),
+    nearMiss: fc.option(fc.constantFrom(...nearMisses), { freq: 2 }),
+  })
+  .map(({ provider, services, nearMiss }) => {
+    const folder = structuredClone({ provider, services }) as unknown as Folder;
+    nearMiss?.[1](folder);
+    return folder;
+  });
+
+const root = await mkdtemp(join(tmpdir(), "spi-static-accepted-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** The YAML files of one generated data folder, by path: what a failure shows. */
+type DataFiles = Record<string, string>;
+
+describe("every data folder validate accepts", () => {
+  it("builds into documents that all validate against spi_31.xsd", async () => {
+    // One xmllint run costs over a second on a loaded machine, so the documents of every
+    // accepted folder are collected and validated together; a violation names its folder.
+    const acceptedFolders: { files: DataFiles; documents: SpiDocument[] }[] = [];
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(dataFolder, async ({ provider, services: [one, two, s1, s2] }) => {
+        const dir = join(root, String(run++));
+        const files: DataFiles = {
+          "provider.yaml": stringify(provider),
+          "services/one.yaml": stringify(one),
+          "services/two.yaml": stringify(two),
+          "schedules/one.yaml": stringify(s1),
+          "schedules/two.yaml": stringify(s2),
+        };
+        await mkdir(join(dir, "services"), { recursive: true });
+        await mkdir(join(dir, "schedules"));
+        for (const [path, text] of Object.entries(files)) await writeFile(join(dir, path), text);
+        const { scheduled, problems } = await validateData(dir, NOW);
+        await rm(dir, { recursive: true });
+        if (!scheduled || problems.some((p) => p.severity === "error")) return;
+        const folder = acceptedFolders.length;
+        const documents = [...renderSite(scheduled, NOW)]
+          .filter((document) => document.path.endsWith(".xml"))
+          .map((document) => ({
+            name: `${folder}:${document.path}`,
+            xml: document.content.toString("utf8"),
+          }));
+        // Both SI documents and a PI document per service and day.
+        expect(documents).toHaveLength(2 + 2 * 17);
+        acceptedFolders.push({ files, documents });
+      }),
+      { numRuns: RUNS },
+    );
+    expect(acceptedFolders.length).toBeGreaterThan(RUNS / 5);
+
+    const violations = await validateSpiDocuments(
+      acceptedFolders.flatMap((folder) => folder.documents),
+    );
+    const first = violations[0];
+    if (first) {
+      const folder = acceptedFolders[Number(first.document.split(":")[0])];
+      const document = folder?.documents.find((d) => d.name === first.document);
+      expect.fail(
+        `${violations.length} schema violations; the first, in ${first.document} line ${first.line}: ${first.message}\n` +
+          `${document?.xml}\nfrom the data folder:\n${Object.entries(folder?.files ?? {})
+            .map(([path, text]) => `--- ${path}\n${text}`)
+            .join("")}`,
+      );
+    }
+  });
+});
