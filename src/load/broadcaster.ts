@@ -1,5 +1,7 @@
+import type { Weekday } from "../time/plainDate.js";
 import type { SourceRef } from "./inputProblem.js";
 import type * as Input from "./inputSchema.js";
+import type { LogoType } from "./spiFormat.js";
 
 /**
  * The validated model that the load stage hands to the schedule and render stages. Nothing
@@ -43,7 +45,7 @@ export interface Logo {
   readonly url: string;
   readonly width: number;
   readonly height: number;
-  readonly type: "logo_colour_square" | "logo_colour_rectangle" | "logo_unrestricted";
+  readonly type: LogoType;
   readonly mimeValue: string | undefined;
 }
 
@@ -114,5 +116,4 @@ export type Genre = DeepReadonly<Input.Genre>;
 export type Link = DeepReadonly<Input.Link>;
 export type Names = DeepReadonly<Input.Names>;
 export type Show = DeepReadonly<Input.Show>;
-export type Weekday = Input.Weekday;
 export type DatedEntry = DeepReadonly<Input.DatedEntry>;

@@ -3,14 +3,15 @@ import { imageMimeType } from "./imageMimeType.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { LogoInput } from "./inputSchema.js";
 import type { YamlFile } from "./readYamlFile.js";
+import { FIXED_LOGO_SIZES, type LogoType } from "./spiFormat.js";
 
 /** The logo sizes RadioDNS clients look for; a missing one leaves a client without a logo. */
 export const EXPECTED_LOGO_SIZES = ["32x32", "112x32", "128x128", "320x240", "600x600"] as const;
 
-const standardLogoTypes: Record<string, Logo["type"]> = {
-  "32x32": "logo_colour_square",
-  "112x32": "logo_colour_rectangle",
-};
+/** Size → the fixed-size logo type it implies. */
+const fixedTypeOfSize = new Map<string, LogoType>(
+  Object.entries(FIXED_LOGO_SIZES).map(([type, size]) => [size, type as LogoType]),
+);
 
 /** The logos of a provider or service (at `logos` in `file`), with their type and size checked. */
 export function toLogos(
@@ -38,10 +39,10 @@ function toLogo(
   problems: InputProblem[],
 ): Logo {
   const [width, height] = input.size.split("x").map(Number) as [number, number];
-  const sizeType = standardLogoTypes[input.size];
+  const sizeType = fixedTypeOfSize.get(input.size);
   const type = input.type ?? sizeType ?? "logo_unrestricted";
   if (type !== "logo_unrestricted" && type !== sizeType) {
-    const expected = type === "logo_colour_square" ? "32x32" : "112x32";
+    const expected = FIXED_LOGO_SIZES[type];
     problems.push(file.error([...path, "type"], `${type} must be ${expected}, not ${input.size}`));
   }
   const fromUrl = imageMimeType(input.url);

@@ -1,9 +1,7 @@
 import type { InputProblem } from "./inputProblem.js";
 import type { Names } from "./inputSchema.js";
 import type { YamlFile } from "./readYamlFile.js";
-
-/** SPI's mediumName limit; the render stage derives a missing one by cutting the long name. */
-const MEDIUM_NAME_LENGTH = 16;
+import { NAME_LENGTHS } from "./spiFormat.js";
 
 /**
  * A warning when the names at `path` have no medium name and the long one is too long to
@@ -16,11 +14,11 @@ export function checkMediumName(
   problems: InputProblem[],
 ) {
   const length = Array.from(names.long).length;
-  if (names.medium !== undefined || length <= MEDIUM_NAME_LENGTH) return;
+  if (names.medium !== undefined || length <= NAME_LENGTHS.medium) return;
   problems.push(
     file.warning(
       [...path, "medium"],
-      `is not given, so the long name (${length} characters) is cut to ${MEDIUM_NAME_LENGTH} with "…" for mediumName`,
+      `is not given, so the long name (${length} characters) is cut to ${NAME_LENGTHS.medium} with "…" for mediumName`,
     ),
   );
 }

@@ -1,7 +1,12 @@
-import { addDays, type PlainDate, weekdayIndex } from "../time/plainDate.js";
+import {
+  addDays,
+  type PlainDate,
+  type Weekday,
+  weekdayNames,
+  weekdayOf,
+} from "../time/plainDate.js";
 import type { Schedule, Slot } from "./broadcaster.js";
 import { formatSourceRef, type InputProblem, type SourceRef } from "./inputProblem.js";
-import { weekdayNames } from "./inputSchema.js";
 
 const DAY = 24 * 60;
 
@@ -59,7 +64,7 @@ function sortedByStart(slots: readonly Slot[]): readonly Slot[] {
 /** Start of the first slot after weekday `w`'s, in minutes from `w`'s midnight. */
 function nextGridStart(schedule: Schedule, w: number): number | undefined {
   for (let k = 1; k <= 7; k++) {
-    const day = weekdayNames[(w + k) % 7] as (typeof weekdayNames)[number];
+    const day = weekdayNames[(w + k) % 7] as Weekday;
     const first = sortedByStart(schedule.week[day])[0];
     if (first) return first.start + k * DAY;
   }
@@ -67,8 +72,7 @@ function nextGridStart(schedule: Schedule, w: number): number | undefined {
 }
 
 function slotsOn(schedule: Schedule, date: PlainDate): readonly Slot[] {
-  const weekday = weekdayNames[weekdayIndex(date)] as (typeof weekdayNames)[number];
-  return schedule.dates.get(date)?.slots ?? schedule.week[weekday];
+  return schedule.dates.get(date)?.slots ?? schedule.week[weekdayOf(date)];
 }
 
 function clock(minutes: number): string {

@@ -1,8 +1,16 @@
 import { z } from "zod";
+import { weekdayNames } from "../time/plainDate.js";
 import { quoted } from "./inputProblem.js";
 import { httpUrlProblem, linkUriProblem } from "./linkUri.js";
 import { mediaTypeProblem } from "./mediaType.js";
 import { radiodnsHostProblem } from "./radiodnsHost.js";
+import {
+  CRID_PATTERN,
+  DESCRIPTION_LENGTHS,
+  LOGO_TYPES,
+  NAME_LENGTHS,
+  SERVICE_ID_PATTERN,
+} from "./spiFormat.js";
 import { parseUri } from "./uriSyntax.js";
 
 /**
@@ -61,11 +69,12 @@ const languageTag = z
   );
 
 /** crid://<authority>/<data>, a well-formed URI as the schema's CRIDType requires. */
+const cridPattern = new RegExp(CRID_PATTERN);
 const crid = checkedString((text) => {
-  if (!/^crid:\/\/[^/\s]+\/\S+$/.test(text)) return `${quoted(text)} is not a CRID`;
+  if (!cridPattern.test(text)) return `${quoted(text)} is not a CRID`;
   const parsed = parseUri(text);
   return parsed.ok ? undefined : `${quoted(text)} ${parsed.reason}`;
-}).meta({ pattern: "^crid://[^/\\s]+/\\S+$" });
+}).meta({ pattern: CRID_PATTERN });
 
 const imageSize = z
   .string()
@@ -75,8 +84,8 @@ const identifier = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
   error: "is not an identifier (lower-case letters, digits, -)",
 });
 
-export const weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 const weekday = z.enum(weekdayNames);
+const weekdayName = weekdayNames.join("|");
 
 const weekdaySetMessage =
   "is not a weekday set (expected e.g. mon-fri, sat, daily or a list such as [sat, sun])";
@@ -85,7 +94,7 @@ const weekdaySetMessage =
 const weekdaySet = z
   .union(
     [
-      z.string().regex(/^(daily|(mon|tue|wed|thu|fri|sat|sun)(-(mon|tue|wed|thu|fri|sat|sun))?)$/, {
+      z.string().regex(new RegExp(`^(daily|(${weekdayName})(-(${weekdayName}))?)$`), {
         error: weekdaySetMessage,
       }),
       z.array(weekday).min(1),
@@ -114,18 +123,24 @@ function spiText(max: number, whenMissing?: string) {
 }
 
 export const namesSchema = z.strictObject({
-  short: spiText(8).optional().describe("shortName: at most 8 characters."),
-  medium: spiText(16)
+  short: spiText(NAME_LENGTHS.short)
+    .optional()
+    .describe(`shortName: at most ${NAME_LENGTHS.short} characters.`),
+  medium: spiText(NAME_LENGTHS.medium)
     .optional()
     .describe(
-      "mediumName: at most 16 characters; derived from the long name (cut with …) when absent.",
+      `mediumName: at most ${NAME_LENGTHS.medium} characters; derived from the long name (cut with …) when absent.`,
     ),
-  long: spiText(128).describe("longName: at most 128 characters."),
+  long: spiText(NAME_LENGTHS.long).describe(`longName: at most ${NAME_LENGTHS.long} characters.`),
 });
 
 export const descriptionSchema = z.strictObject({
-  short: spiText(180).optional().describe("shortDescription: at most 180 characters."),
-  long: spiText(1200).optional().describe("longDescription: at most 1200 characters."),
+  short: spiText(DESCRIPTION_LENGTHS.short)
+    .optional()
+    .describe(`shortDescription: at most ${DESCRIPTION_LENGTHS.short} characters.`),
+  long: spiText(DESCRIPTION_LENGTHS.long)
+    .optional()
+    .describe(`longDescription: at most ${DESCRIPTION_LENGTHS.long} characters.`),
 });
 
 export const linkSchema = z.strictObject({
@@ -136,19 +151,13 @@ export const linkSchema = z.strictObject({
   mimeValue: mediaType.optional().describe("The linked resource's media type, e.g. text/html."),
 });
 
-export const logoTypes = [
-  "logo_colour_square",
-  "logo_colour_rectangle",
-  "logo_unrestricted",
-] as const;
-
 export const logoSchema = z.strictObject({
   url: httpUrl,
   size: imageSize.describe(
     "WIDTHxHEIGHT; clients expect 32x32, 112x32, 128x128, 320x240 and 600x600.",
   ),
   type: z
-    .enum(logoTypes)
+    .enum(LOGO_TYPES)
     .optional()
     .describe("Derived from the size when absent: 32x32 is the square logo, 112x32 the rectangle."),
   mimeValue: mediaType
@@ -204,12 +213,12 @@ export const providerSchema = z
     // SPI's serviceProvider, like a service, must have a shortName.
     name: namesSchema.extend({
       short: spiText(
-        8,
-        "is required: SPI's serviceProvider needs a shortName (at most 8 characters)",
-      ).describe("shortName: at most 8 characters."),
+        NAME_LENGTHS.short,
+        `is required: SPI's serviceProvider needs a shortName (at most ${NAME_LENGTHS.short} characters)`,
+      ).describe(`shortName: at most ${NAME_LENGTHS.short} characters.`),
     }),
     description: descriptionSchema.optional(),
-    originator: spiText(128),
+    originator: spiText(NAME_LENGTHS.long),
     language: languageTag,
     timeZone: z.string().min(1).describe("IANA time zone of the schedules, e.g. Europe/Zurich."),
     radiodnsHost: checkedString(radiodnsHostProblem)
@@ -279,10 +288,10 @@ export const streamSchema = z.strictObject({
 
 export const serviceSchema = z
   .strictObject({
-    id: z.string().regex(/^[a-z0-9]{1,16}$/, {
+    id: z.string().regex(SERVICE_ID_PATTERN, {
       error: "is not a service id (1 to 16 lower-case letters or digits)",
     }),
-    name: namesSchema.extend({ short: spiText(8) }),
+    name: namesSchema.extend({ short: spiText(NAME_LENGTHS.short) }),
     description: descriptionSchema.optional(),
     language: languageTag.optional().describe("Defaults to the provider's."),
     timeZone: z
@@ -376,7 +385,6 @@ export const scheduleSchema = z
     description: "data/schedules/<service id>.yaml: shows, weekly grid and dated entries.",
   });
 
-export type Weekday = z.infer<typeof weekday>;
 export type Names = z.infer<typeof namesSchema>;
 export type Description = z.infer<typeof descriptionSchema>;
 export type Link = z.infer<typeof linkSchema>;

@@ -16,6 +16,7 @@ import {
 import { loadSchedule } from "./loadSchedule.js";
 import { parseInput } from "./parseInput.js";
 import { readYamlFile, type YamlFile } from "./readYamlFile.js";
+import { SERVICE_ID_PATTERN } from "./spiFormat.js";
 
 /** What the load stage found in a data folder: the usable part and every problem. */
 export interface LoadReport {
@@ -90,7 +91,7 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
       own.push(file.error(["id"], `service id "${input.id}" is also used in ${earlier}`));
     }
     let service: Service | undefined;
-    if (id !== undefined && !earlier && serviceIdPattern.test(id)) {
+    if (id !== undefined && !earlier && SERVICE_ID_PATTERN.test(id)) {
       if (file) idsInUse.set(id, file.file);
       const fields = file && input && toServiceFields(input, provider, file, own);
       if (file && input) own.push(...checkBearers(input, file, bearersInUse));
@@ -135,8 +136,6 @@ export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
     brokenServices,
   };
 }
-
-const serviceIdPattern = /^[a-z0-9]{1,16}$/;
 
 /** `given` holds the special that first gave each CRID; its `.crid` field is made for a message. */
 function repeatedCrids(schedule: Schedule, given: Map<string, SourceRef>): InputProblem[] {

@@ -1,16 +1,11 @@
-import { isCalendarDate } from "../time/plainDate.js";
+import { isCalendarDate, type Weekday, weekdayNames } from "../time/plainDate.js";
 import type { DatedDay, Schedule, Slot, SpecialSlot } from "./broadcaster.js";
 import { checkMediumName } from "./checkMediumName.js";
 import { didYouMean } from "./closestName.js";
 import { findDeadAir } from "./findDeadAir.js";
 import { imageMimeType } from "./imageMimeType.js";
 import type { InputProblem } from "./inputProblem.js";
-import {
-  type GridSlotInput,
-  type ScheduleInput,
-  type Weekday,
-  weekdayNames,
-} from "./inputSchema.js";
+import type { GridSlotInput, ScheduleInput } from "./inputSchema.js";
 import type { YamlFile } from "./readYamlFile.js";
 
 /**

@@ -1,6 +1,5 @@
 import type { Names } from "../load/broadcaster.js";
-
-const MEDIUM_NAME_LENGTH = 16;
+import { NAME_LENGTHS } from "../load/spiFormat.js";
 
 /** Cuts to `limit` characters (code points, as the XSD counts them), ending with `…` when cut. */
 export function truncateWithEllipsis(text: string, limit: number): string {
@@ -16,7 +15,7 @@ export function truncateWithEllipsis(text: string, limit: number): string {
 export function deriveNames(names: Names): { short?: string; medium: string; long: string } {
   return {
     ...(names.short ? { short: names.short } : {}),
-    medium: names.medium ?? truncateWithEllipsis(names.long, MEDIUM_NAME_LENGTH),
+    medium: names.medium ?? truncateWithEllipsis(names.long, NAME_LENGTHS.medium),
     long: names.long,
   };
 }

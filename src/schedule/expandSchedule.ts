@@ -5,8 +5,7 @@ import {
   type InputProblem,
   type SourceRef,
 } from "../load/inputProblem.js";
-import { weekdayNames } from "../load/inputSchema.js";
-import { addDays, dateRange, type PlainDate, weekdayIndex } from "../time/plainDate.js";
+import { addDays, dateRange, type PlainDate, weekdayOf } from "../time/plainDate.js";
 import { localDateOf, type WallTimes, wallTimesOn } from "../time/wallClock.js";
 import { programmeCrid, showGroupCrid } from "./programmeCrid.js";
 import type { AiringKind, ProgrammeInstance } from "./programmeInstance.js";
@@ -64,8 +63,7 @@ export function expandSchedule(
   const specialSlots: Placed[] = [];
   days.forEach((date, day) => {
     const dated = schedule.dates.get(date);
-    const weekday = weekdayNames[weekdayIndex(date)] as (typeof weekdayNames)[number];
-    for (const slot of sortedByStart(dated?.slots ?? schedule.week[weekday])) {
+    for (const slot of sortedByStart(dated?.slots ?? schedule.week[weekdayOf(date)])) {
       gridSlots.push({
         date,
         start: instantOf(day, slot.start),

@@ -6,7 +6,8 @@ export type PlainDate = string;
 
 const DAY_MS = 86_400_000;
 
-function toUtcMs(date: PlainDate): number {
+/** The instant of the date's midnight in UTC, ms. */
+export function toUtcMs(date: PlainDate): number {
   return Date.UTC(
     Number(date.slice(0, 4)),
     Number(date.slice(5, 7)) - 1,
@@ -34,6 +35,14 @@ export function daysBetween(from: PlainDate, to: PlainDate): number {
 /** 0 = Monday … 6 = Sunday. */
 export function weekdayIndex(date: PlainDate): number {
   return (new Date(toUtcMs(date)).getUTCDay() + 6) % 7;
+}
+
+/** The weekdays as the data files name them, Monday first (weekdayIndex's order). */
+export const weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+export type Weekday = (typeof weekdayNames)[number];
+
+export function weekdayOf(date: PlainDate): Weekday {
+  return weekdayNames[weekdayIndex(date)] as Weekday;
 }
 
 /** `20261123`: the date as it appears in PI file names. */

@@ -1,6 +1,6 @@
 import { tzOffset } from "@date-fns/tz";
 import { boundedMemo } from "../memo/boundedMemo.js";
-import type { PlainDate } from "./plainDate.js";
+import { type PlainDate, toUtcMs } from "./plainDate.js";
 
 /**
  * Wall-clock time in an IANA zone ↔ UTC instants, with our own rule for the DST switch hours.
@@ -65,11 +65,7 @@ export function wallTimesOn(zone: string, date: PlainDate): WallTimes {
 }
 
 function wallTimesUncached(zone: string, date: PlainDate): WallTimes {
-  const midnight = Date.UTC(
-    Number(date.slice(0, 4)),
-    Number(date.slice(5, 7)) - 1,
-    Number(date.slice(8, 10)),
-  );
+  const midnight = toUtcMs(date);
   const offset = offsetMinutes(zone, midnight);
   const steady =
     offsetMinutes(zone, midnight - DAY_MS) === offset &&

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Service, Slot, Weekday } from "../../src/load/broadcaster.js";
+import type { Service, Slot } from "../../src/load/broadcaster.js";
 import type { InputProblem } from "../../src/load/inputProblem.js";
-import { weekdayNames } from "../../src/load/inputSchema.js";
 import { scheduleBroadcaster } from "../../src/schedule/scheduleBroadcaster.js";
 import { type EpgProgramme, epgModel } from "../../src/serve/epgModel.js";
+import { type Weekday, weekdayNames } from "../../src/time/plainDate.js";
 import { makeProvider } from "../fixtures/makeProvider.js";
 import { makeService } from "../fixtures/makeService.js";
 
