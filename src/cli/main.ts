@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerBuildCommand } from "./buildCommand.js";
+import { registerDnsCommand } from "./dnsCommand.js";
 import { EXIT } from "./exitCodes.js";
 import { registerInitCommand } from "./initCommand.js";
 import { registerSchemaCommand } from "./schemaCommand.js";
@@ -40,6 +41,7 @@ registerSchemaCommand(program);
 registerInitCommand(program);
 registerServeCommand(program);
 registerVerifyCommand(program);
+registerDnsCommand(program);
 
 try {
   await program.parseAsync();

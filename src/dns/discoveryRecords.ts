@@ -1,0 +1,93 @@
+import type { Broadcaster } from "../load/broadcaster.js";
+import { lookupNamesOf, parseBroadcastBearer } from "../load/radiodnsBearer.js";
+
+/**
+ * What the broadcaster must publish in DNS so radios find the site (TS 102 818 §10.2.2,
+ * TS 103 270): SRV records at the Authoritative FQDN, and the RadioDNS lookup names of every
+ * DAB/FM bearer, each to be registered with RadioDNS as a CNAME to that FQDN.
+ */
+export interface DiscoveryRecords {
+  /** The Authoritative FQDN (`radiodnsHost`). */
+  fqdn: string;
+  srv: SrvRecord[];
+  lookupNames: LookupName[];
+}
+
+export interface SrvRecord {
+  /** `radiospi`: HTTPS, clients may send a key; `radioepg`: plain HTTP, no key (open PI only). */
+  application: "radiospi" | "radioepg";
+  name: string;
+  priority: number;
+  weight: number;
+  port: number;
+  target: string;
+}
+
+export interface LookupName {
+  /** `0.4e01.4fe1.4e1.dab.radiodns.org` */
+  name: string;
+  /** The Authoritative FQDN it must be a CNAME to. */
+  target: string;
+  service: string;
+  /** The bearer id it comes from, as in the data. */
+  bearer: string;
+}
+
+/** An hour: resolvers keep the records that long, so a moved site reaches radios within the hour. */
+export const RECORD_TTL_SECONDS = 3600;
+
+export function discoveryRecordsOf(broadcaster: Broadcaster): DiscoveryRecords {
+  const { radiodnsHost: fqdn, discovery } = broadcaster.provider;
+  const srv: SrvRecord[] = [
+    {
+      application: "radiospi",
+      name: `_radiospi._tcp.${fqdn}`,
+      priority: 0,
+      weight: 100,
+      port: discovery.httpsPort,
+      target: discovery.host,
+    },
+  ];
+  // A client that finds _radioepg speaks plain HTTP and sends no key: only open PI serves it.
+  if (discovery.openPi) {
+    srv.push({
+      application: "radioepg",
+      name: `_radioepg._tcp.${fqdn}`,
+      priority: 0,
+      weight: 100,
+      port: discovery.httpPort,
+      target: discovery.host,
+    });
+  }
+  const lookupNames: LookupName[] = [];
+  for (const service of broadcaster.services) {
+    for (const { id } of service.bearers) {
+      const bearer = parseBroadcastBearer(id);
+      if (!bearer) continue;
+      for (const name of lookupNamesOf(bearer, discovery.fmCountry)) {
+        lookupNames.push({ name, target: fqdn, service: service.id, bearer: id });
+      }
+    }
+  }
+  return { fqdn, srv, lookupNames };
+}
+
+/** The records in zone-file syntax (RFC 1035), absolute names, each lookup name commented. */
+export function zoneFileText(records: DiscoveryRecords): string {
+  const ttl = RECORD_TTL_SECONDS;
+  const lines = [
+    `; spi-static dns: what radios need to find ${records.fqdn} (ETSI TS 102 818 §10.2.2, TS 103 270)`,
+    ";",
+    `; 1. Publish in the zone of ${records.fqdn}: where the SPI application is served.`,
+    ...records.srv.map(
+      (r) =>
+        `${r.name}. ${ttl} IN SRV ${r.priority} ${r.weight} ${r.port} ${r.target}. ; ${r.application}`,
+    ),
+    ";",
+    `; 2. Register with RadioDNS: each lookup name a CNAME to ${records.fqdn}.`,
+    ...records.lookupNames.map(
+      (l) => `${l.name}. ${ttl} IN CNAME ${l.target}. ; ${l.service} ${l.bearer}`,
+    ),
+  ];
+  return `${lines.join("\n")}\n`;
+}
