@@ -31,11 +31,15 @@ export function syntheticServiceId(index: number): string {
   return `s${String(index).padStart(4, "0")}`;
 }
 
-/** Writes provider.yaml, services/*.yaml and schedules/*.yaml for `services` services into `dataDir`. */
+/**
+ * Writes provider.yaml, services/*.yaml, schedules/*.yaml for `services` services and a
+ * development key (as `spi-static init` does: a build needs a key) into `dataDir`.
+ */
 export async function writeSyntheticDataset(dataDir: string, services: number): Promise<void> {
   await mkdir(join(dataDir, "services"), { recursive: true });
   await mkdir(join(dataDir, "schedules"), { recursive: true });
   await writeFile(join(dataDir, "provider.yaml"), stringify(provider()));
+  await writeFile(join(dataDir, "keys.dev.txt"), "bench-dev-key-0000000001\n");
   for (let i = 0; i < services; i++) {
     const id = syntheticServiceId(i);
     await writeFile(join(dataDir, "services", `${id}.yaml`), stringify(service(i)));

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from "commander";
+import { DEMO_KEYS_FILE, MissingKeysError } from "../edge/apiKeys.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
 import { BuildLockBusyError } from "../publish/buildLock.js";
 import { PublishError } from "../publish/publishError.js";
@@ -7,6 +8,7 @@ import { countOf } from "./countOf.js";
 import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
 import { progressLine } from "./progressLine.js";
+import { UsageError } from "./usageError.js";
 
 /** `--now` must name an instant, so a build never depends on the host's zone. */
 export function parseInstant(value: string): number {
@@ -67,7 +69,11 @@ export function registerBuildCommand(program: Command) {
     )
     .option(
       "--keys-file <path>",
-      "API keys for the edge rules, one per line (default: $SPI_API_KEYS, else the data folder's demo key)",
+      "API keys for the edge rules, one per line (default: $SPI_API_KEYS, else the data folder's keys.dev.txt or keys.demo.txt)",
+    )
+    .option(
+      "--keys-at-edge",
+      "build without keys: the deployment's API_KEY_SHA256 secret brings their digests (without keys and without this, the build refuses)",
     )
     .option(
       "--force",
@@ -88,6 +94,7 @@ export function registerBuildCommand(program: Command) {
         json?: boolean;
         wait: number;
         keysFile?: string;
+        keysAtEdge?: boolean;
         keepGoing?: boolean;
         force?: boolean;
       }) => {
@@ -99,7 +106,11 @@ export function registerBuildCommand(program: Command) {
             dataDir,
             outDir: options.out,
             now: options.now ?? Date.now(),
-            keys: { keysFile: options.keysFile, keysList: process.env.SPI_API_KEYS },
+            keys: {
+              keysFile: options.keysFile,
+              keysList: process.env.SPI_API_KEYS,
+              atEdge: options.keysAtEdge,
+            },
             publish: { lock: { waitMs: options.wait * 1000 }, onProgress: progress?.update },
             keepGoing: options.keepGoing,
             force: options.force,
@@ -135,8 +146,12 @@ export function registerBuildCommand(program: Command) {
               );
             }
             if (summary.keys.demo) {
+              const which = summary.keys.origin.endsWith(DEMO_KEYS_FILE)
+                ? "the public demo key"
+                : "only the development key";
               console.error(
-                `spi-static: the edge rules accept the public demo key of ${summary.keys.origin}; deploy with your own keys (README: "Edge rules and keys")`,
+                `spi-static: the edge rules accept ${which} of ${summary.keys.origin}, for serve and verify ` +
+                  `on this machine; deploy with your own keys (README: "Edge rules and keys")`,
               );
             }
           }
@@ -160,6 +175,7 @@ export function registerBuildCommand(program: Command) {
             process.exitCode = busy ? EXIT.busy : EXIT.failure;
             return;
           }
+          if (error instanceof MissingKeysError) throw new UsageError(error.message);
           if (!(error instanceof InputError)) throw error;
           if (options.json) {
             console.log(JSON.stringify({ ok: false, problems: error.problems }));

@@ -1,8 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
+import { DEV_KEYS_FILE } from "../edge/apiKeys.js";
 import { EXIT } from "./exitCodes.js";
 
 /** The scaffold shipped with the package: a provider, one service and a one-week grid. */
@@ -19,6 +21,7 @@ export function registerInitCommand(program: Command) {
       const { inputJsonSchemas } = await import("../load/inputJsonSchemas.js");
       const files = [
         ...(await templateFiles()),
+        { path: join("data", DEV_KEYS_FILE), text: devKeysFile() },
         ...inputJsonSchemas().map(({ name, text }) => ({ path: join("schema", name), text })),
       ];
       const existing = files.filter((file) => existsSync(join(dir, file.path)));
@@ -35,9 +38,10 @@ export function registerInitCommand(program: Command) {
         await mkdir(dirname(target), { recursive: true });
         await writeFile(target, file.text, { flag: "wx" });
       }
+      await ignoreInGit(join(dir, ".gitignore"));
       const inDir = dir === "." ? "" : `cd ${dir} && `;
       console.log(
-        `spi-static: created ${files.length} files in ${dir}; next: ${inDir}npx spi-static validate && npx spi-static build`,
+        `spi-static: created ${files.length} files and .gitignore in ${dir}; next: ${inDir}npx spi-static validate && npx spi-static build && npx spi-static serve`,
       );
     });
 }
@@ -53,4 +57,37 @@ async function templateFiles(): Promise<{ path: string; text: string }[]> {
       text: await readFile(file, "utf8"),
     })),
   );
+}
+
+/**
+ * A random key of this project's own, so the preview and verify work at once. It is git-ignored
+ * and the build takes it only when no other keys are given, with a warning not to deploy it.
+ */
+function devKeysFile(): string {
+  return `# The development API key of this project, made by \`spi-static init\`. \`spi-static build\` uses it
+# when no keys are given (--keys-file, SPI_API_KEYS), so the preview and verify work at once:
+#   npx spi-static verify http://127.0.0.1:8080 --keys-file data/${DEV_KEYS_FILE}
+# Git-ignored; only its SHA-256 digest reaches out/. Never deploy with it (README: "Edge rules and keys").
+dev-${randomBytes(16).toString("hex")}
+`;
+}
+
+/** What a project must never commit: the built site, the development key, installed packages. */
+const IGNORED = [
+  { pattern: "/out/", why: "the built site: made again by every build" },
+  { pattern: `/data/${DEV_KEYS_FILE}`, why: "the development API key (never commit it)" },
+  { pattern: "/node_modules/", why: "installed packages" },
+];
+
+/** Writes .gitignore, or adds the patterns an existing one lacks (it is never overwritten). */
+async function ignoreInGit(path: string): Promise<void> {
+  const existing = await readFile(path, "utf8").catch(() => undefined);
+  const has = new Set(
+    (existing ?? "").split(/\r?\n/).map((line) => line.trim().replace(/^\/|\/$/g, "")),
+  );
+  const missing = IGNORED.filter(({ pattern }) => !has.has(pattern.replace(/^\/|\/$/g, "")));
+  if (missing.length === 0) return;
+  const lines = missing.map(({ pattern, why }) => `# spi-static: ${why}\n${pattern}\n`).join("");
+  const separator = existing === undefined || existing.endsWith("\n") ? "" : "\n";
+  await appendFile(path, `${separator}${lines}`);
 }

@@ -117,21 +117,32 @@ async function serve(options: ServeOptions) {
     routes,
   });
   const examples = await previewExamples(preview.origin, options.out, dataDir);
-  const key = examples.demoKey ?? "<your key>";
+  const key = examples.key?.key ?? "<your key>";
   const auth = `-H "Authorization: ClientIdentifier ${key}"`;
   console.log(
     `spi-static: previewing ${options.out} at ${preview.origin} through its _worker.js (Ctrl-C stops)`,
   );
   if (watcher) {
-    console.log(`  programme grid: ${preview.origin}/  (rebuilds on every save in ${dataDir})`);
+    console.log(`  programme grid: ${examples.origin}/  (rebuilds on every save in ${dataDir})`);
   }
   console.log(`  open SI:  curl ${examples.siUrl}`);
-  console.log(`  keyed SI: curl ${auth} ${examples.siUrl}`);
-  if (examples.piUrl) console.log(`  PI:       curl ${auth} ${examples.piUrl}`);
-  if (examples.demoKey)
+  if (examples.keysRefused) {
+    if (examples.piUrl) console.log(`  PI:       curl ${examples.piUrl}   (401: needs a key)`);
     console.log(
-      `  (${key} is the public demo key of data/keys.demo.txt: it works when the build used it)`,
+      `  keys are refused over plain http on ${new URL(examples.origin).hostname} (not loopback): ` +
+        "listen on 127.0.0.1 or 0.0.0.0 to try keys from this machine, or put https in front",
     );
+  } else {
+    console.log(`  keyed SI: curl ${auth} ${examples.siUrl}`);
+    if (examples.piUrl) console.log(`  PI:       curl ${auth} ${examples.piUrl}`);
+    const keyOption = examples.key ? `--keys-file ${examples.key.file}` : `--key "${key}"`;
+    console.log(`  verify:   npx spi-static verify ${examples.origin} ${keyOption}`);
+    for (const file of examples.refusedKeyFiles) {
+      console.log(
+        `  (${file} holds no key this build accepts: use one of the keys the build was given)`,
+      );
+    }
+  }
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);

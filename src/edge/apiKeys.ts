@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { openDataFolder } from "../load/dataFolder.js";
 import { InputError, type InputProblem } from "../load/inputProblem.js";
 
-/** The data folder's demo key: lets `spi-static serve` answer keyed requests out of the box. */
+/**
+ * A project's development key, made by `spi-static init` and git-ignored: lets `serve` and
+ * `verify` work from the first minute without a key that could reach git or a deployment.
+ */
+export const DEV_KEYS_FILE = "keys.dev.txt";
+/** The bundled example's public demo key (it is in the repository and the package). */
 export const DEMO_KEYS_FILE = "keys.demo.txt";
 
 /** token68 characters (RFC 9110 §11.2): no spaces or commas, so SPI_API_KEYS can list keys. */
@@ -17,14 +22,19 @@ export interface KeySources {
   keysFile?: string | undefined;
   /** `SPI_API_KEYS`: comma-separated keys. */
   keysList?: string | undefined;
+  /** `--keys-at-edge`: the deployment's API_KEY_SHA256 secret brings the digests; none is needed here. */
+  atEdge?: boolean | undefined;
 }
+
+/** No key from anywhere: the worker would answer 403 to every key, so the build refuses. */
+export class MissingKeysError extends Error {}
 
 export interface ApiKeys {
   /** SHA-256 of each key, lowercase hex: the only form in which keys reach the output. */
   digests: string[];
   /** Where they came from, for the build's summary. */
   origin: string;
-  /** True when the data folder's public demo key is in use. */
+  /** True when the data folder's development or demo key is in use: never one to deploy. */
   demo: boolean;
 }
 
@@ -85,8 +95,9 @@ async function readKeysFile(path: string): Promise<string[]> {
 }
 
 /**
- * The build's keys: `--keys-file`, else `SPI_API_KEYS`, else the data folder's demo key (if any).
- * Deployments should set the `API_KEY_SHA256` secret instead; it overrides these at the edge.
+ * The build's keys: `--keys-file`, else `SPI_API_KEYS`, else the data folder's development key
+ * (keys.dev.txt) or demo key (keys.demo.txt). None at all is refused unless `atEdge` says the
+ * deployment's `API_KEY_SHA256` secret brings them (it overrides these at the edge anyway).
  */
 export async function resolveApiKeys(dataDir: string, sources: KeySources): Promise<ApiKeys> {
   let keys: string[];
@@ -99,19 +110,32 @@ export async function resolveApiKeys(dataDir: string, sources: KeySources): Prom
     keys = parseKeysList(sources.keysList, "SPI_API_KEYS");
     origin = "SPI_API_KEYS";
   } else {
-    const demoFile = join(dataDir, DEMO_KEYS_FILE);
-    // Read as every data file is: no link out of the folder, no FIFO, no device.
-    const read = await (await openDataFolder(dataDir)).readText(demoFile);
-    if ("text" in read) keys = parseKeysFile(read.text, demoFile);
-    else if (read.unreadable.missing) keys = [];
-    else {
-      const { line, column, message } = read.unreadable;
-      throw new InputError([
-        { file: demoFile, line, column, field: "", severity: "error", message },
-      ]);
+    keys = [];
+    origin = "API_KEY_SHA256 at the edge";
+    for (const name of [DEV_KEYS_FILE, DEMO_KEYS_FILE]) {
+      const file = join(dataDir, name);
+      keys = await readDataKeysFile(dataDir, file);
+      if (keys.length > 0) {
+        origin = file;
+        demo = true;
+        break;
+      }
     }
-    origin = keys.length > 0 ? demoFile : "none";
-    demo = keys.length > 0;
+  }
+  if (keys.length === 0 && !sources.atEdge) {
+    throw new MissingKeysError(
+      "no API keys: the worker would refuse every key. Give --keys-file <path> or SPI_API_KEYS, " +
+        "or --keys-at-edge when the deployment sets the API_KEY_SHA256 secret",
+    );
   }
   return { digests: [...new Set(keys.map(digestOfKey))], origin, demo };
+}
+
+/** A keys file of the data folder, read as every data file is: no link out of it, no FIFO, no device. */
+async function readDataKeysFile(dataDir: string, file: string): Promise<string[]> {
+  const read = await (await openDataFolder(dataDir)).readText(file);
+  if ("text" in read) return parseKeysFile(read.text, file);
+  if (read.unreadable.missing) return [];
+  const { line, column, message } = read.unreadable;
+  throw new InputError([{ file, line, column, field: "", severity: "error", message }]);
 }

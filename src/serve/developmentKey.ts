@@ -1,10 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DEMO_KEYS_FILE, type KeySources, parseKeysFile, parseKeysList } from "../edge/apiKeys.js";
+import {
+  DEMO_KEYS_FILE,
+  DEV_KEYS_FILE,
+  type KeySources,
+  parseKeysFile,
+  parseKeysList,
+} from "../edge/apiKeys.js";
 
 /**
  * The key the EPG page's document links send: the first key the build itself takes (keys
- * file, SPI_API_KEYS, or the data folder's demo key), so the links pass the rules just built.
+ * file, SPI_API_KEYS, or the data folder's development or demo key), so the links pass the
+ * rules just built.
  * Undefined when none can be read; the build reports why.
  */
 export async function developmentKey(
@@ -14,8 +21,13 @@ export async function developmentKey(
   try {
     if (keysFile) return parseKeysFile(await readFile(keysFile, "utf8"), keysFile)[0];
     if (keysList?.trim()) return parseKeysList(keysList, "SPI_API_KEYS")[0];
-    const demo = join(dataDir, DEMO_KEYS_FILE);
-    return parseKeysFile(await readFile(demo, "utf8"), demo)[0];
+    for (const name of [DEV_KEYS_FILE, DEMO_KEYS_FILE]) {
+      const file = join(dataDir, name);
+      const text = await readFile(file, "utf8").catch(() => undefined);
+      const [key] = text === undefined ? [] : parseKeysFile(text, file);
+      if (key !== undefined) return key;
+    }
+    return undefined;
   } catch {
     return undefined;
   }

@@ -1,10 +1,9 @@
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo, isIPv4, isIPv6 } from "node:net";
 import { join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { pathToFileURL } from "node:url";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
 import type { EdgeEnv, EdgeWorker } from "../edge/edgeRules.js";
 import { folderAssets } from "./folderAssets.js";
@@ -39,7 +38,9 @@ const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 /**
  * The generated out/_worker.js itself, re-imported whenever a build rewrites it, so the preview
- * always runs the rules that would be deployed.
+ * always runs the rules that would be deployed. Imported from its text as a data: URL, which
+ * is always an ES module: by its path, a project whose package.json says "type": "commonjs"
+ * (what `npm init -y` writes) would make Node read the worker as CommonJS and fail on `export`.
  */
 function workerLoader(outDir: string) {
   const path = resolve(join(outDir, WORKER_PATH));
@@ -49,7 +50,8 @@ function workerLoader(outDir: string) {
       throw new Error(`${path} does not exist: run \`spi-static build\` first`);
     });
     if (loaded?.mtime !== mtimeMs) {
-      const module = (await import(`${pathToFileURL(path).href}?mtime=${mtimeMs}`)) as {
+      const source = await readFile(path);
+      const module = (await import(`data:text/javascript;base64,${source.toString("base64")}`)) as {
         default?: Partial<EdgeWorker>;
       };
       if (typeof module.default?.fetch !== "function")

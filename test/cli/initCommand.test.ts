@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,6 +9,8 @@ const root = await mkdtemp(join(tmpdir(), "spi-static-init-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const SCAFFOLD = [
+  ".gitignore",
+  "data/keys.dev.txt",
   "data/provider.yaml",
   "data/schedules/main.yaml",
   "data/services/main.yaml",
@@ -28,6 +31,10 @@ async function filesUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
+function devKeyOf(text: string): string | undefined {
+  return text.split("\n").find((line) => line !== "" && !line.startsWith("#"));
+}
+
 describe("spi-static init", () => {
   it("scaffolds a project that validates without a warning and builds", async () => {
     const created = await runCli(["init", "station"], root);
@@ -41,10 +48,53 @@ describe("spi-static init", () => {
     );
     expect(validated.code).toBe(0);
 
-    const built = await runCli(["build", "--now", "2026-11-23T08:00:00Z", "--quiet"], project);
+    const built = await runCli(["build", "--now", "2026-11-23T08:00:00Z", "--json"], project);
     expect(built.code).toBe(0);
+    expect(JSON.parse(built.stdout).keys).toEqual({
+      origin: "data/keys.dev.txt",
+      demo: true,
+      count: 1,
+    });
     const pi = await readdir(join(project, "out/radiodns/spi/3.1/id/rdns.myradio.example/main"));
     expect(pi).toHaveLength(17); // today ± 8
+  });
+
+  it("makes a development key of its own that git ignores and the build never publishes", async () => {
+    const project = join(root, "keyed");
+    await runCli(["init", project], root);
+    const key = devKeyOf(await readFile(join(project, "data/keys.dev.txt"), "utf8"));
+    expect(key).toMatch(/^dev-[0-9a-f]{32}$/);
+    await runCli(["init", join(root, "other")], root);
+    expect(devKeyOf(await readFile(join(root, "other/data/keys.dev.txt"), "utf8"))).not.toBe(key);
+
+    execFileSync("git", ["init", "-q"], { cwd: project });
+    await runCli(["build", "--now", "2026-11-23T08:00:00Z", "--quiet"], project);
+    const status = execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], {
+      cwd: project,
+      encoding: "utf8",
+    });
+    expect(status.split("\n").filter(Boolean).sort()).toEqual([
+      "?? .gitignore",
+      "?? data/provider.yaml",
+      "?? data/schedules/main.yaml",
+      "?? data/services/main.yaml",
+      "?? schema/provider.schema.json",
+      "?? schema/schedule.schema.json",
+      "?? schema/service.schema.json",
+    ]);
+    for (const file of await filesUnder(join(project, "out"))) {
+      expect(await readFile(join(project, "out", file), "utf8")).not.toContain(key);
+    }
+  });
+
+  it("adds its lines to an existing .gitignore, once", async () => {
+    const project = join(root, "ignored");
+    await mkdir(project);
+    await writeFile(join(project, ".gitignore"), "node_modules\nout/");
+    await runCli(["init", project], root);
+    expect(await readFile(join(project, ".gitignore"), "utf8")).toBe(
+      "node_modules\nout/\n# spi-static: the development API key (never commit it)\n/data/keys.dev.txt\n",
+    );
   });
 
   it("refuses to overwrite anything, and then writes nothing at all", async () => {
@@ -57,6 +107,8 @@ describe("spi-static init", () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`${join(project, "data/provider.yaml")} already exists`);
     expect(await readFile(join(project, "data/provider.yaml"), "utf8")).toBe("# mine\n");
-    expect(await filesUnder(project)).toEqual(SCAFFOLD.filter((f) => f.startsWith("data/")));
+    expect(await filesUnder(project)).toEqual(
+      SCAFFOLD.filter((f) => f.startsWith(".") || f.startsWith("data/")),
+    );
   });
 });

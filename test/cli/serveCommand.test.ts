@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -18,37 +18,88 @@ beforeAll(async () => {
   expect(build.code).toBe(0);
 });
 
+/** `spi-static serve` in `cwd` until it has printed its examples; `stop` sends SIGTERM. */
+async function startServe(args: string[], cwd = resolve(".")) {
+  const child = spawn(
+    process.execPath,
+    [CLI, "serve", "--port", "0", "--now", BUILD_NOW, ...args],
+    {
+      cwd,
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  await new Promise<void>((done, fail) => {
+    child.stdout.on("data", () => stdout.includes("PI:") && done());
+    child.on("exit", () => fail(new Error(`serve exited early: ${stdout}${stderr}`)));
+  });
+  return {
+    stdout,
+    stop: () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+/** The keyed PI example serve printed, with its key. */
+function keyedPiExample(stdout: string): { key: string; url: string } {
+  const line = /PI: +curl -H "Authorization: ClientIdentifier ([^"]+)" (\S+)/.exec(stdout);
+  return { key: line?.[1] as string, url: line?.[2] as string };
+}
+
 describe("spi-static serve", () => {
   it("prints its URLs and the demo key, serves through the rules, and stops cleanly on SIGTERM", async () => {
-    const child = spawn(
-      process.execPath,
-      [CLI, "serve", "--out", outDir, "--port", "0", "--now", BUILD_NOW],
-      {
-        cwd: resolve("."),
-      },
-    );
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
-    await new Promise<void>((done, fail) => {
-      child.stdout.on("data", () => stdout.includes("PI:") && done());
-      child.on("exit", () => fail(new Error(`serve exited early: ${stdout}`)));
-    });
+    const { stdout, stop } = await startServe(["--out", outDir]);
     const siUrl = /open SI: {2}curl (\S+)/.exec(stdout)?.[1] as string;
-    const piLine = /PI: +curl -H "Authorization: ClientIdentifier (\S+)" (\S+)/.exec(stdout);
+    const { key, url: piUrl } = keyedPiExample(stdout);
     expect(siUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/radiodns\/spi\/3\.1\/SI\.xml$/);
-    expect(piLine?.[1]).toBe("demo-aare-radio-0123456789");
+    expect(key).toBe("demo-aare-radio-0123456789");
     expect((await fetch(siUrl)).status).toBe(200);
-    const piUrl = piLine?.[2] as string;
     expect((await fetch(piUrl)).status).toBe(401);
-    const keyed = await fetch(piUrl, {
-      headers: { authorization: `ClientIdentifier ${piLine?.[1]}` },
-    });
+    const keyed = await fetch(piUrl, { headers: { authorization: `ClientIdentifier ${key}` } });
     expect(keyed.status).toBe(200);
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(stdout).toContain(
+      `  verify:   npx spi-static verify ${new URL(siUrl).origin} --keys-file data/keys.demo.txt`,
+    );
+    expect(await stop()).toBe(0);
+  });
+
+  it("runs the worker in a CommonJS project, where a .js file is not a module", async () => {
+    const project = await mkdtemp(join(tmpdir(), "spi-serve-commonjs-"));
+    await writeFile(join(project, "package.json"), '{ "name": "radio", "type": "commonjs" }\n');
+    await cp(outDir, join(project, "out"), { recursive: true });
+    const { stdout, stop } = await startServe([], project);
+    const { url } = keyedPiExample(stdout);
+    expect((await fetch(url)).status).toBe(401);
+    expect(await stop()).toBe(0);
+  });
+
+  it("prints examples that work when it listens on every address", async () => {
+    const { stdout, stop } = await startServe(["--out", outDir, "--host", "0.0.0.0"]);
+    const { key, url } = keyedPiExample(stdout);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const keyed = await fetch(url, { headers: { authorization: `ClientIdentifier ${key}` } });
+    expect(keyed.status).toBe(200);
+    expect(await stop()).toBe(0);
+  });
+
+  it("prints no key it cannot vouch for: one the build did not take gets a placeholder", async () => {
+    const project = await mkdtemp(join(tmpdir(), "spi-serve-other-key-"));
+    await cp(outDir, join(project, "out"), { recursive: true });
+    await mkdir(join(project, "data"));
+    await writeFile(join(project, "data/keys.dev.txt"), "not-the-built-key-000\n");
+    const { stdout, stop } = await startServe([], project);
+    expect(keyedPiExample(stdout).key).toBe("<your key>");
+    expect(stdout).toContain("data/keys.dev.txt holds no key this build accepts");
+    expect(await stop()).toBe(0);
   });
 
   it("rejects a port that is not a number with a usage error", async () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   digestOfKey,
+  MissingKeysError,
   parseKeysFile,
   parseKeysList,
   resolveApiKeys,
@@ -78,7 +79,27 @@ describe("API keys", () => {
       origin: join(DATA_DIR, "keys.demo.txt"),
       demo: true,
     });
-    expect(await resolveApiKeys(dir, {})).toEqual({ digests: [], origin: "none", demo: false });
+    await writeFile(join(dir, "keys.dev.txt"), "# dev\ndev-key-00000000001\n");
+    expect(await resolveApiKeys(dir, {})).toEqual({
+      digests: [digestOfKey("dev-key-00000000001")],
+      origin: join(dir, "keys.dev.txt"),
+      demo: true,
+    });
+  });
+
+  it("without any key, refuse: the worker would accept none, unless the edge secret brings them", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "spi-no-keys-"));
+    await expect(resolveApiKeys(dir, { keysList: "" })).rejects.toThrow(
+      new MissingKeysError(
+        "no API keys: the worker would refuse every key. Give --keys-file <path> or SPI_API_KEYS, " +
+          "or --keys-at-edge when the deployment sets the API_KEY_SHA256 secret",
+      ),
+    );
+    expect(await resolveApiKeys(dir, { atEdge: true })).toEqual({
+      digests: [],
+      origin: "API_KEY_SHA256 at the edge",
+      demo: false,
+    });
   });
 
   it("a missing --keys-file is an error, not an empty key list", async () => {
