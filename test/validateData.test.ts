@@ -57,7 +57,7 @@ describe("validateData", () => {
     const { scheduled, brokenServices } = await validateData(dir, NOW);
     expect(scheduled?.today).toBe("2026-11-23");
     expect(scheduled?.services.map((s) => s.service.id)).toEqual(["one"]);
-    expect(scheduled?.services[0]?.programmes().length).toBeGreaterThan(30);
+    expect(scheduled?.services[0]?.programmes.length).toBeGreaterThan(30);
     expect(brokenServices).toEqual(["two"]);
   });
 });

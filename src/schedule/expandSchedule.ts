@@ -1,10 +1,5 @@
 import type { Service, Slot } from "../load/broadcaster.js";
-import {
-  formatSourceRef,
-  InputError,
-  type InputProblem,
-  type SourceRef,
-} from "../load/inputProblem.js";
+import { formatSourceRef, type InputProblem, type SourceRef } from "../load/inputProblem.js";
 import { addDays, dateRange, type PlainDate, weekdayOf } from "../time/plainDate.js";
 import { localDateOf, type WallTimes, wallTimesOn } from "../time/wallClock.js";
 import { programmeCrid, showGroupCrid } from "./programmeCrid.js";
@@ -29,26 +24,53 @@ interface Placed {
   origin: SourceRef;
 }
 
+/** Two slots (or two specials) that overlap: `later` starts before `earlier` ends. */
+export interface Overlap {
+  later: SourceRef;
+  earlier: SourceRef;
+  /** The first date it happens on. */
+  date: PlainDate;
+}
+
+export interface ScheduleExpansion {
+  /** Sorted by start; none when there are overlaps. */
+  programmes: ProgrammeInstance[];
+  /** Each pair of entries once, with the first date they overlap on. */
+  overlaps: Overlap[];
+}
+
+/** The same two entries overlap on every day they recur: one pair, one problem. */
+export function overlapKey({ later, earlier }: Overlap): string {
+  return `${formatSourceRef(later)} ${formatSourceRef(earlier)}`;
+}
+
+export function overlapProblem({ later, earlier, date }: Overlap): InputProblem {
+  return {
+    ...later,
+    severity: "error",
+    message: `overlaps ${formatSourceRef(earlier)} (on ${date})`,
+  };
+}
+
 /**
  * The schedule stage for one service: weekly grid + dated entries → programme instances whose
  * billed local date lies in [from, to]. Slots without an end run until the next slot starts, so
  * a 01:00–04:00 slot lasts 2 h on the spring-forward night and 4 h on the fall-back night.
  * Specials are laid over the grid: the part of a grid programme they cover is cut away, and the
- * rest of it stays on air before and after. Throws an InputError naming both entries of every
- * overlap.
+ * rest of it stays on air before and after. Overlaps are returned, naming both entries.
  */
 export function expandSchedule(
   service: Service,
   cridAuthority: string,
   from: PlainDate,
   to: PlainDate,
-): ProgrammeInstance[] {
+): ScheduleExpansion {
   const { schedule, timeZone: zone } = service;
-  const problems = new Map<string, InputProblem>();
+  const overlaps = new Map<string, Overlap>();
   const overlap = (later: SourceRef, earlier: SourceRef, date: PlainDate) => {
-    const message = `overlaps ${formatSourceRef(earlier)} (on ${date})`;
-    const key = `${formatSourceRef(later)} ${formatSourceRef(earlier)}`;
-    if (!problems.has(key)) problems.set(key, { ...later, severity: "error", message });
+    const found = { later, earlier, date };
+    const key = overlapKey(found);
+    if (!overlaps.has(key)) overlaps.set(key, found);
   };
 
   // One day either side, so programmes crossing midnight into the range get their start and end.
@@ -91,7 +113,7 @@ export function expandSchedule(
   specialSlots.sort((a, b) => a.start - b.start);
   const specials = chainSlots(specialSlots, overlap);
 
-  if (problems.size > 0) throw new InputError([...problems.values()]);
+  if (overlaps.size > 0) return { programmes: [], overlaps: [...overlaps.values()] };
 
   const airings = [...specials];
   for (const airing of grid) {
@@ -125,7 +147,7 @@ export function expandSchedule(
       origin: airing.origin,
     });
   }
-  return programmes;
+  return { programmes, overlaps: [] };
 }
 
 /** Slots in start order; the days of a weekly grid share their arrays, so each is sorted once. */

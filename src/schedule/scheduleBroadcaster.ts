@@ -1,19 +1,15 @@
 import type { Broadcaster, Service } from "../load/broadcaster.js";
-import { InputError, type InputProblem } from "../load/inputProblem.js";
+import type { InputProblem } from "../load/inputProblem.js";
 import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
-import { expandSchedule } from "./expandSchedule.js";
+import { expandSchedule, type Overlap, overlapKey, overlapProblem } from "./expandSchedule.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
 
 export interface ScheduledService {
   service: Service;
-  /**
-   * The service's programmes, sorted by start, billed within the published days ± 1 (service
-   * zone). Expanded afresh on every call: a build holds one service's programmes at a time, so
-   * its memory does not grow with the number of services.
-   */
-  programmes(): ProgrammeInstance[];
+  /** Sorted by start, billed within the published days ± 1 (the service's zone). */
+  programmes: readonly ProgrammeInstance[];
 }
 
 export interface ScheduledBroadcaster {
@@ -24,8 +20,22 @@ export interface ScheduledBroadcaster {
   services: ScheduledService[];
 }
 
-/** The schedule stage for the whole broadcaster at the build's clock `now` (UTC ms). */
-export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): ScheduledBroadcaster {
+/** What the schedule stage found: the services it could lay out and every problem. */
+export interface ScheduleReport {
+  /** The services without errors, laid out; undefined when a problem spans services. */
+  scheduled: ScheduledBroadcaster | undefined;
+  problems: InputProblem[];
+  /** Services left out for their errors. */
+  brokenServices: string[];
+}
+
+/**
+ * The schedule stage for the whole broadcaster at the build's clock `now` (UTC ms). Each service
+ * is laid out once, for the published days and on each of its dated entries beyond them (so an
+ * overlap is found whenever it is dated), and stands or falls on its own; a CRID that two
+ * services' programmes share fails them all together.
+ */
+export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): ScheduleReport {
   const today = localDateOf(broadcaster.provider.timeZone, now);
   const dates = dateRange(
     addDays(today, -PUBLISHED_DAYS_AROUND_TODAY),
@@ -36,48 +46,76 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
   const from = addDays(dates[0] as PlainDate, -1);
   const to = addDays(dates[dates.length - 1] as PlainDate, 1);
   const problems: InputProblem[] = [];
+  const brokenServices: string[] = [];
   const services: ScheduledService[] = [];
-  const givenCrids = new Map<string, { service: Service; programme: ProgrammeInstance }>();
   for (const service of broadcaster.services) {
-    const programmes = () => expandSchedule(service, cridAuthority, from, to);
-    try {
-      for (const programme of programmes()) {
-        if (programme.derivedCrid) continue;
-        const other = givenCrids.get(programme.crid);
-        if (other) problems.push(cridProblem(service, programme, other));
-        else givenCrids.set(programme.crid, { service, programme });
-      }
-      services.push({ service, programmes });
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      problems.push(...error.problems);
+    const { programmes, overlaps } = layOutService(service, cridAuthority, from, to);
+    const laidOut = { service, programmes };
+    const own = [...overlaps.map(overlapProblem), ...cridCollisions([laidOut], cridAuthority)];
+    problems.push(...own);
+    if (own.length > 0) brokenServices.push(service.id);
+    else services.push(laidOut);
+  }
+  // What remains fails only together: CRIDs given in the YAML that collide across services.
+  const across = cridCollisions(services, cridAuthority);
+  problems.push(...across);
+  const scheduled = {
+    broadcaster: { ...broadcaster, services: services.map(({ service }) => service) },
+    today,
+    dates,
+    services,
+  };
+  return { scheduled: across.length > 0 ? undefined : scheduled, problems, brokenServices };
+}
+
+/**
+ * One service's programmes billed in [from, to] (none if they overlap), and its overlaps there
+ * and on every dated entry outside that range; an overlap that recurs is reported once, at its
+ * first date.
+ */
+function layOutService(
+  service: Service,
+  cridAuthority: string,
+  from: PlainDate,
+  to: PlainDate,
+): { programmes: ProgrammeInstance[]; overlaps: Overlap[] } {
+  const { programmes, overlaps } = expandSchedule(service, cridAuthority, from, to);
+  const found = new Map(overlaps.map((overlap) => [overlapKey(overlap), overlap]));
+  for (const date of service.schedule.dates.keys()) {
+    if (date >= from && date <= to) continue;
+    for (const overlap of expandSchedule(service, cridAuthority, date, date).overlaps) {
+      const key = overlapKey(overlap);
+      if (!found.has(key)) found.set(key, overlap);
     }
   }
-  problems.push(...givenLikeDerived(services, cridAuthority, givenCrids));
-  if (problems.length > 0) throw new InputError(problems);
-  return { broadcaster, today, dates, services };
+  return { programmes, overlaps: [...found.values()] };
 }
 
 /**
  * CRIDs given in the YAML could repeat one another or a derived one; a client would merge them.
  * Derived CRIDs never repeat each other (service id and start are unique), so only given ones are
  * kept; a given CRID can equal a derived one only if it has the derived form, naming a service
- * whose programmes are then laid out once more to look.
+ * whose programmes are then looked through.
  */
-function givenLikeDerived(
-  services: ScheduledService[],
-  cridAuthority: string,
-  givenCrids: Map<string, { service: Service; programme: ProgrammeInstance }>,
-): InputProblem[] {
+function cridCollisions(services: ScheduledService[], cridAuthority: string): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const givenCrids = new Map<string, { service: Service; programme: ProgrammeInstance }>();
+  for (const { service, programmes } of services) {
+    for (const programme of programmes) {
+      if (programme.derivedCrid) continue;
+      const other = givenCrids.get(programme.crid);
+      if (other) problems.push(cridProblem(service, programme, other));
+      else givenCrids.set(programme.crid, { service, programme });
+    }
+  }
   const prefix = `crid://${cridAuthority}/`;
   const suspects = new Set<string>();
   for (const crid of givenCrids.keys()) {
     if (crid.startsWith(prefix)) suspects.add(crid.slice(prefix.length).split("/")[0] ?? "");
   }
-  const problems: InputProblem[] = [];
   for (const { service, programmes } of services) {
     if (!suspects.has(service.id)) continue;
-    for (const programme of programmes()) {
+    for (const programme of programmes) {
       const given = givenCrids.get(programme.crid);
       if (given && programme.derivedCrid) {
         problems.push(cridProblem(given.service, given.programme, { service, programme }));

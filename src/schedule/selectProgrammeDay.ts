@@ -18,7 +18,7 @@ export interface ProgrammeDay {
  * `programmes` must be sorted by start and must not overlap, as expandSchedule lays them out.
  */
 export function selectProgrammeDay(
-  programmes: ProgrammeInstance[],
+  programmes: readonly ProgrammeInstance[],
   zone: string,
   date: PlainDate,
   marginHours: number,
@@ -45,7 +45,7 @@ function isOnAirAt(programme: ProgrammeInstance, instant: number): boolean {
 }
 
 /** The index of the first programme starting at or after `instant` (binary search). */
-function firstStartingAt(programmes: ProgrammeInstance[], instant: number): number {
+function firstStartingAt(programmes: readonly ProgrammeInstance[], instant: number): number {
   let low = 0;
   let high = programmes.length;
   while (low < high) {

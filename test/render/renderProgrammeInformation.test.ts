@@ -9,7 +9,12 @@ import { makeService } from "../fixtures/makeService.js";
 const provider = makeProvider();
 
 function render(service: ReturnType<typeof makeService>, date: string) {
-  const programmes = expandSchedule(service, provider.cridAuthority, "2026-01-01", "2026-12-31");
+  const programmes = expandSchedule(
+    service,
+    provider.cridAuthority,
+    "2026-01-01",
+    "2026-12-31",
+  ).programmes;
   const day = selectProgrammeDay(programmes, service.timeZone, date, 0);
   return renderProgrammeInformation({
     provider,

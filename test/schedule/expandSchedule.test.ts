@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/load/inputProblem.js";
-import { expandSchedule } from "../../src/schedule/expandSchedule.js";
+import { expandSchedule, overlapProblem } from "../../src/schedule/expandSchedule.js";
 import { makeService } from "../fixtures/makeService.js";
 
 const hours = (ms: number) => ms / 3_600_000;
 
 function airings(service: ReturnType<typeof makeService>, from: string, to = from) {
-  return expandSchedule(service, "radio.example", from, to).map((p) => ({
+  return expandSchedule(service, "radio.example", from, to).programmes.map((p) => ({
     show: p.showId,
     start: new Date(p.start).toISOString().slice(0, 16),
     hours: hours(p.end - p.start),
@@ -94,9 +93,11 @@ describe("expandSchedule", () => {
         { date: "2026-11-25", slots: ["00:00 carols"] },
       ],
     });
-    const from = (p: ReturnType<typeof expandSchedule>[number]) =>
+    const from = (p: ReturnType<typeof expandSchedule>["programmes"][number]) =>
       `${p.billedDate} ${p.showId} ${p.kind} ${p.origin.field}`;
-    expect(expandSchedule(service, "radio.example", "2026-11-24", "2026-11-25").map(from)).toEqual([
+    expect(
+      expandSchedule(service, "radio.example", "2026-11-24", "2026-11-25").programmes.map(from),
+    ).toEqual([
       "2026-11-24 night grid grid[0].slots[0]",
       "2026-11-24 morning grid grid[0].slots[1]",
       "2026-11-24 concert special dates[0].specials[0]",
@@ -105,19 +106,25 @@ describe("expandSchedule", () => {
     ]);
   });
 
-  it("rejects overlapping slots and names both", () => {
+  it("reports overlapping slots once, naming both, and lays nothing out", () => {
     const service = makeService({ daily: ["06:00-10:00 morning", "09:00 day"] });
-    try {
-      expandSchedule(service, "radio.example", "2026-11-23", "2026-11-23");
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(InputError);
-      const [problem] = (error as InputError).problems;
-      expect(problem?.field).toBe("grid[0].slots[1]");
-      expect(problem?.message).toMatch(
-        /^overlaps schedules\/test\.yaml:1:1 grid\[0\]\.slots\[0\] \(on 2026-11-2\d\)$/,
-      );
-    }
+    const { programmes, overlaps } = expandSchedule(
+      service,
+      "radio.example",
+      "2026-11-23",
+      "2026-11-25",
+    );
+    expect(programmes).toEqual([]);
+    expect(overlaps.map(overlapProblem)).toEqual([
+      {
+        file: "schedules/test.yaml",
+        line: 1,
+        column: 1,
+        field: "grid[0].slots[1]",
+        severity: "error",
+        message: "overlaps schedules/test.yaml:1:1 grid[0].slots[0] (on 2026-11-22)",
+      },
+    ]);
   });
 
   it("rejects overlapping specials and names both", () => {
@@ -125,25 +132,32 @@ describe("expandSchedule", () => {
       daily: ["00:00 night"],
       dates: [{ date: "2026-11-24", specials: ["17:00-20:00 concert", "19:00-21:00 match"] }],
     });
-    expect(() => expandSchedule(service, "radio.example", "2026-11-24", "2026-11-24")).toThrow(
-      /dates\[0\]\.specials\[1\].*overlaps .*dates\[0\]\.specials\[0\]/s,
-    );
+    const { overlaps } = expandSchedule(service, "radio.example", "2026-11-24", "2026-11-24");
+    expect(overlaps.map(({ later, earlier }) => [later.field, earlier.field])).toEqual([
+      ["dates[0].specials[1]", "dates[0].specials[0]"],
+    ]);
   });
 
   it("gives stable CRIDs that differ between services and days", () => {
     const service = makeService({ daily: ["00:00 night", "12:00 day"] });
-    const first = expandSchedule(service, "radio.example", "2026-11-20", "2026-11-26").map(
-      (p) => p.crid,
-    );
-    const again = expandSchedule(service, "radio.example", "2026-11-20", "2026-11-26").map(
-      (p) => p.crid,
-    );
+    const first = expandSchedule(
+      service,
+      "radio.example",
+      "2026-11-20",
+      "2026-11-26",
+    ).programmes.map((p) => p.crid);
+    const again = expandSchedule(
+      service,
+      "radio.example",
+      "2026-11-20",
+      "2026-11-26",
+    ).programmes.map((p) => p.crid);
     const other = expandSchedule(
       { ...service, id: "other" },
       "radio.example",
       "2026-11-20",
       "2026-11-26",
-    );
+    ).programmes;
     expect(again).toEqual(first);
     expect(new Set([...first, ...other.map((p) => p.crid)]).size).toBe(first.length * 2);
     expect(first[0]).toBe("crid://radio.example/test/202611192300");

@@ -9,7 +9,12 @@ describe("selectProgrammeDay", () => {
   const service = makeService({
     daily: ["00:00 night", "06:00 morning", "12:00 day", "20:00 evening", "23:00 late"],
   });
-  const programmes = expandSchedule(service, "radio.example", "2026-11-22", "2026-11-24");
+  const programmes = expandSchedule(
+    service,
+    "radio.example",
+    "2026-11-22",
+    "2026-11-24",
+  ).programmes;
 
   it("lists the day's programmes plus the neighbours within the margin", () => {
     const day = selectProgrammeDay(programmes, "Europe/Zurich", "2026-11-23", 6);
@@ -40,7 +45,7 @@ describe("selectProgrammeDay", () => {
 
   it("lists the programme on air at midnight even when it started before the margin", () => {
     const nights = makeService({ daily: ["12:00 day", "22:00-02:00 late", "02:00 night"] });
-    const all = expandSchedule(nights, "radio.example", "2026-11-22", "2026-11-24");
+    const all = expandSchedule(nights, "radio.example", "2026-11-22", "2026-11-24").programmes;
     const day = selectProgrammeDay(all, "Europe/Zurich", "2026-11-23", 1);
     expect(day.programmes.map((p) => `${p.billedDate} ${p.showId}`)).toEqual([
       "2026-11-22 late", // 22:00, two hours before midnight and still on air

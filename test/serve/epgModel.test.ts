@@ -46,8 +46,10 @@ function gappyService(): Service {
 function model(now: string, problems: InputProblem[] = []) {
   const at = Date.parse(now);
   const broadcaster = { provider: makeProvider(), services: [gappyService()] };
+  const { scheduled } = scheduleBroadcaster(broadcaster, at);
+  if (!scheduled) throw new Error("the test service does not lay out");
   return epgModel({
-    scheduled: scheduleBroadcaster(broadcaster, at),
+    scheduled,
     problems,
     now: at,
     clockFixed: true,
