@@ -1,0 +1,312 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { createSocket } from "node:dgram";
+import { Resolver } from "node:dns/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli/runCli.js";
+import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
+
+/**
+ * A radio's whole lookup against real parts: NSD, a real authoritative DNS server on a
+ * loopback port, serves the records `spi-static dns` writes (plus the CNAMEs RadioDNS would
+ * hold once they are registered), and `spi-static serve` serves the built site. The receiver
+ * below knows nothing but a bearer and a DNS server, as a radio does (TS 103 270, TS 102 818
+ * §10): bearer → lookup name → CNAME → SRV → host:port → SI.xml → its service → today's PI.
+ * NSD comes from .ci/system-packages; without it this test fails, it is never skipped.
+ */
+
+const CLI = resolve("dist/cli/main.js");
+const KEY = "lookup-key-0000000001";
+const TODAY = "20261123";
+const FQDN = "rdns.aareradio.example";
+const SITE_HOST = "spi.aareradio.example";
+
+interface Running {
+  root: string;
+  outDir: string;
+  servePort: number;
+  resolver: Resolver;
+  stop: () => Promise<void>;
+}
+
+const running: Running[] = [];
+afterAll(async () => {
+  for (const r of running) await r.stop();
+});
+
+/** A free port on 127.0.0.1 (TCP and UDP both, as NSD listens on both). */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((done, fail) => {
+      const server = createServer();
+      server.once("error", fail);
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.address();
+        server.close(() => done(typeof address === "object" && address ? address.port : 0));
+      });
+    });
+    const udpFree = await new Promise<boolean>((done) => {
+      const socket = createSocket("udp4");
+      socket.once("error", () => done(false));
+      socket.bind(port, "127.0.0.1", () => socket.close(() => done(true)));
+    });
+    if (udpFree) return port;
+  }
+}
+
+function zone(origin: string, records: string[], extra: string[] = []): string {
+  return [
+    `$ORIGIN ${origin}.`,
+    "$TTL 3600",
+    `@ IN SOA ns.${origin}. hostmaster.${origin}. 1 3600 600 86400 60`,
+    `@ IN NS ns.${origin}.`,
+    `ns IN A 127.0.0.1`,
+    ...extra,
+    ...records,
+    "",
+  ].join("\n");
+}
+
+function waitForOutput(child: ChildProcess, text: string, what: string): Promise<string> {
+  let output = "";
+  return new Promise((done, fail) => {
+    const seen = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(text)) done(output);
+    };
+    child.stdout?.on("data", seen);
+    child.stderr?.on("data", seen);
+    child.on("exit", (code) => fail(new Error(`${what} exited (${code}) early:\n${output}`)));
+  });
+}
+
+/**
+ * The example data (with `pi: open` when asked), built, served by `spi-static serve`, and its
+ * DNS records from `spi-static dns` served by NSD; SRV ports point at the preview.
+ */
+async function startWorld(pi: "keyed" | "open"): Promise<Running> {
+  const root = await mkdtemp(join(tmpdir(), `spi-lookup-${pi}-`));
+  const dataDir = join(root, "data");
+  const outDir = join(root, "out");
+  await cp(DATA_DIR, dataDir, { recursive: true });
+  const servePort = await freePort();
+  const providerPath = join(dataDir, "provider.yaml");
+  const provider = await readFile(providerPath, "utf8");
+  // The preview speaks plain HTTP on loopback, where the edge accepts a key: both SRV records
+  // name its port (a deployment has HTTPS on 443 and HTTP on 80 behind the same names).
+  const discovery = `$&  httpsPort: ${servePort}\n  httpPort: ${servePort}\n  pi: ${pi}\n`;
+  await writeFile(providerPath, provider.replace(/^discovery:.*\n/m, discovery));
+
+  const build = await runCli(
+    ["build", "--data", dataDir, "--out", outDir, "--now", BUILD_NOW, "--quiet"],
+    root,
+    { SPI_API_KEYS: KEY },
+  );
+  expect(build.stderr).toBe("");
+  expect(build.code).toBe(0);
+  const dns = await runCli(["dns", "--data", dataDir], root);
+  expect(dns.code).toBe(0);
+  const records = dns.stdout.split("\n").filter((line) => line !== "" && !line.startsWith(";"));
+  const srv = records.filter((line) => line.includes(" IN SRV "));
+  const cnames = records.filter((line) => line.includes(" IN CNAME "));
+  expect(srv.length + cnames.length).toBe(records.length);
+
+  const dnsPort = await freePort();
+  const zones = {
+    "aareradio.example": zone("aareradio.example", srv, [`spi IN A 127.0.0.1`]),
+    "radiodns.org": zone("radiodns.org", cnames),
+  };
+  for (const [name, text] of Object.entries(zones)) {
+    await writeFile(join(root, `${name}.zone`), text);
+    // NSD's own parser accepts the generated lines as zone-file syntax.
+    execFileSync("nsd-checkzone", [name, join(root, `${name}.zone`)]);
+  }
+  await writeFile(
+    join(root, "nsd.conf"),
+    [
+      "server:",
+      "  ip-address: 127.0.0.1",
+      `  port: ${dnsPort}`,
+      '  username: ""',
+      '  chroot: ""',
+      `  zonesdir: "${root}"`,
+      '  database: ""',
+      `  pidfile: "${root}/nsd.pid"`,
+      `  xfrdfile: "${root}/xfrd.state"`,
+      `  zonelistfile: "${root}/zone.list"`,
+      "  verbosity: 1",
+      "remote-control:",
+      "  control-enable: no",
+      ...Object.keys(zones).flatMap((name) => [
+        "zone:",
+        `  name: ${name}`,
+        `  zonefile: ${name}.zone`,
+      ]),
+      "",
+    ].join("\n"),
+  );
+  const nsd = spawn("nsd", ["-d", "-c", join(root, "nsd.conf")]);
+  const nsdExit = new Promise<void>((done) => nsd.on("exit", () => done()));
+  nsd.on("error", () => undefined);
+  const serve = spawn(process.execPath, [
+    CLI,
+    "serve",
+    "--out",
+    outDir,
+    "--port",
+    String(servePort),
+    "--now",
+    BUILD_NOW,
+  ]);
+  const serveExit = new Promise<void>((done) => serve.on("exit", () => done()));
+  const stop = async () => {
+    nsd.kill("SIGTERM");
+    serve.kill("SIGTERM");
+    await Promise.all([nsdExit, serveExit]);
+    await rm(root, { recursive: true, force: true });
+  };
+  const world: Running = { root, outDir, servePort, resolver: new Resolver(), stop };
+  running.push(world);
+  await Promise.all([
+    waitForOutput(nsd, "nsd started", "nsd"),
+    waitForOutput(serve, "PI:", "spi-static serve"),
+  ]);
+  world.resolver.setServers([`127.0.0.1:${dnsPort}`]);
+  return world;
+}
+
+/** What a radio knows after the lookup: where to fetch, and whether to send its key. */
+interface Found {
+  fqdn: string;
+  baseUrl: string;
+  sendsKey: boolean;
+}
+
+/**
+ * The receiver: builds the lookup name from the bearer itself (parameters reversed under
+ * radiodns.org), follows the CNAME, and uses radiospi (TLS, with its client key) when the FQDN
+ * has it, unless it is a keyless client that asks for radioepg only.
+ */
+async function lookUp(resolver: Resolver, bearer: string, keyless: boolean): Promise<Found> {
+  const [system, parameters] = bearer.split(":") as [string, string];
+  const lookupName = `${parameters.split(".").reverse().join(".")}.${system}.radiodns.org`;
+  const [fqdn] = await resolver.resolveCname(lookupName);
+  if (!fqdn) throw new Error(`no CNAME for ${lookupName}`);
+  const srv = async (application: string) =>
+    resolver.resolveSrv(`_${application}._tcp.${fqdn}`).catch(() => []);
+  const [spi] = await srv("radiospi");
+  const [epg] = await srv("radioepg");
+  const chosen = keyless ? epg : (spi ?? epg);
+  if (!chosen) throw new Error(`no SRV record at ${fqdn}`);
+  const [address] = await resolver.resolve4(chosen.name);
+  return {
+    fqdn,
+    baseUrl: `http://${address}:${chosen.port}`,
+    sendsKey: chosen === spi,
+  };
+}
+
+/** The service element of the SI that lists `bearer`, and its radiodns element. */
+function serviceOf(si: string, bearer: string) {
+  const service = si
+    .split("<service>")
+    .slice(1)
+    .find((element) => element.includes(`<bearer id="${bearer}"`));
+  const radiodns =
+    service && /<radiodns fqdn="([^"]+)" serviceIdentifier="([^"]+)"\/>/.exec(service);
+  if (!radiodns) throw new Error(`SI lists no service with bearer ${bearer}`);
+  return { fqdn: radiodns[1] as string, serviceIdentifier: radiodns[2] as string };
+}
+
+/**
+ * The whole chain for one tuned bearer; `listedAs` is the bearer as the SI lists it (a radio
+ * that looked up by ISO country matches the SI's GCC bearer by PI code and frequency).
+ */
+async function receive(
+  world: Running,
+  bearer: string,
+  serviceIdentifierFromBearer: string,
+  options: { listedAs?: string; keyless?: boolean } = {},
+) {
+  const found = await lookUp(world.resolver, bearer, options.keyless ?? false);
+  expect(found.fqdn).toBe(FQDN);
+  expect(found.baseUrl).toBe(`http://127.0.0.1:${world.servePort}`);
+  const headers: Record<string, string> = found.sendsKey
+    ? { authorization: `ClientIdentifier ${KEY}` }
+    : {};
+  const siResponse = await fetch(`${found.baseUrl}/radiodns/spi/3.1/SI.xml`, { headers });
+  expect(siResponse.status).toBe(200);
+  const service = serviceOf(await siResponse.text(), options.listedAs ?? bearer);
+  // TS 102 818 §10.2.1: the bearer is trusted because its lookup led to the SI's FQDN.
+  expect(service.fqdn).toBe(found.fqdn);
+
+  const get = (path: string, withHeaders = headers) =>
+    fetch(`${found.baseUrl}/radiodns/spi/3.1/${path}/${TODAY}_PI.xml`, { headers: withHeaders });
+  const byBearer = await get(serviceIdentifierFromBearer);
+  const byId = await get(`id/${service.fqdn}/${service.serviceIdentifier}`);
+  expect([byBearer.status, byId.status]).toEqual([200, 200]);
+  const file = await readFile(
+    join(world.outDir, `radiodns/spi/3.1/id/${FQDN}/${service.serviceIdentifier}/${TODAY}_PI.xml`),
+    "utf8",
+  );
+  expect(await byBearer.text()).toBe(file);
+  expect(await byId.text()).toBe(file);
+  const withoutKey = await get(serviceIdentifierFromBearer, {});
+  return { found, service, withoutKeyStatus: withoutKey.status };
+}
+
+describe("a radio finds the example broadcaster through real DNS", () => {
+  let keyed: Running;
+  let open: Running;
+
+  beforeAll(async () => {
+    keyed = await startWorld("keyed");
+    open = await startWorld("open");
+  });
+
+  it("DAB (news): CNAME, _radiospi, SI, then today's PI by bearer and by id with its key", async () => {
+    const { found, service, withoutKeyStatus } = await receive(
+      keyed,
+      "dab:4e1.4fe1.4e01.0",
+      "dab/4e1/4fe1/4e01/0",
+    );
+    expect(found.sendsKey).toBe(true);
+    expect(service.serviceIdentifier).toBe("news");
+    expect(withoutKeyStatus).toBe(401);
+  });
+
+  it("FM (pop): the same chain by GCC, and by the ISO country a radio without ECC uses", async () => {
+    const byGcc = await receive(keyed, "fm:4e1.4e02.10170", "fm/4e1/4e02/10170");
+    expect(byGcc.service.serviceIdentifier).toBe("pop");
+    expect(byGcc.withoutKeyStatus).toBe(401);
+    const byCountry = await receive(keyed, "fm:ch.4e02.10170", "fm/ch/4e02/10170", {
+      listedAs: "fm:4e1.4e02.10170",
+    });
+    expect(byCountry.found.sendsKey).toBe(true);
+    expect(byCountry.service.serviceIdentifier).toBe("pop");
+  });
+
+  it("keyed PI publishes no _radioepg: a keyless client finds nothing to ask", async () => {
+    await expect(keyed.resolver.resolveSrv(`_radioepg._tcp.${FQDN}`)).rejects.toMatchObject({
+      code: "ENOTFOUND",
+    });
+  });
+
+  it("open PI: _radioepg too, and a keyless client gets SI and PI by bearer and by id", async () => {
+    const srv = await open.resolver.resolveSrv(`_radioepg._tcp.${FQDN}`);
+    expect(srv).toEqual([{ name: SITE_HOST, port: open.servePort, priority: 0, weight: 100 }]);
+    const dab = await receive(open, "dab:4e1.4fe1.4e01.0", "dab/4e1/4fe1/4e01/0", {
+      keyless: true,
+    });
+    expect(dab.found.sendsKey).toBe(false);
+    expect(dab.withoutKeyStatus).toBe(200);
+    const fm = await receive(open, "fm:4e1.4e01.09580", "fm/4e1/4e01/09580", { keyless: true });
+    expect(fm.service.serviceIdentifier).toBe("news");
+    // A radio with a key still takes _radiospi and sends it.
+    const keyedClient = await receive(open, "fm:4e1.4e02.10170", "fm/4e1/4e02/10170");
+    expect(keyedClient.found.sendsKey).toBe(true);
+  });
+});
