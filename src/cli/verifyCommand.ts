@@ -9,6 +9,7 @@ interface VerifyCommandOptions {
   key?: string;
   keysFile?: string;
   withoutKey?: boolean;
+  openPi?: boolean;
   now?: number;
   json?: boolean;
   timeout: number;
@@ -61,6 +62,10 @@ export function registerVerifyCommand(program: Command) {
       "--without-key",
       "check without a key: the checks that need one are skipped, as expected (otherwise a skip fails)",
     )
+    .option(
+      "--open-pi",
+      "the site serves PI without a key (discovery.pi: open): expect 200, not 401",
+    )
     .option("--now <instant>", "the clock the site should agree with (ISO instant)", parseInstant)
     .option("--timeout <seconds>", "per request", parseTimeout, 15)
     .option("--json", "print the report as one line of JSON")
@@ -68,7 +73,8 @@ export function registerVerifyCommand(program: Command) {
       "after",
       `
 Checks: open SI (no stream URLs), keyed SI, 403 for an invalid key, a PI per service for today,
-401 without a key, 404 for an unknown service and for dates outside the window, 400 for a
+401 without a key (200 with --open-pi), PI by the bearer path of every DAB/FM bearer the SI
+lists (the same document as the id/ path), 404 for an unknown service and for dates outside the window, 400 for a
 malformed date, every spelling of the keyed SI's path without a key, and the schema validity
 of every document fetched. Without a key the checks that need one are skipped, which fails
 unless --without-key says it is expected. Exit codes: 0 all passed, 2 usage error, 3 a check
@@ -84,6 +90,7 @@ failed or the site cannot be reached.`,
           baseUrl,
           key,
           withoutKey: options.withoutKey,
+          openPi: options.openPi,
           now: options.now ?? Date.now(),
           timeoutMs: options.timeout * 1000,
         });

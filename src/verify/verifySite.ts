@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/radiodnsBearer.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../site/siteContract.js";
 import { addDays, compactDate, type PlainDate } from "../time/plainDate.js";
 import { type SpiDocument, validateSpiDocuments } from "../xsd/validateSpiDocuments.js";
@@ -11,6 +12,8 @@ export interface VerifyOptions {
   key?: string | undefined;
   /** Without a key, the skipped checks count as passed (else as failed: nothing was proven). */
   withoutKey?: boolean | undefined;
+  /** The site serves PI without a key (`discovery.pi: open`): 200, not 401, without one. */
+  openPi?: boolean | undefined;
   /** The clock the site is expected to agree with (UTC ms). */
   now: number;
   timeoutMs?: number;
@@ -46,6 +49,8 @@ const STREAM_BEARER = /<bearer\b[^>]*\bid="https?:/;
 interface Service {
   host: string;
   id: string;
+  /** Its DAB and FM bearer ids, as the SI lists them. */
+  bearers: string[];
 }
 
 type Auth = "none" | "key" | "invalid key";
@@ -170,7 +175,9 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
   const piPath = (service: Service, date: string) =>
     `/${SPI_BASE}/id/${service.host}/${service.id}/${date}_PI.xml`;
   const [first] = services;
-  if (first) {
+  if (first && options.openPi) {
+    await probe(`PI without a key, open PI (${first.id})`, piPath(first, today), "none", 200);
+  } else if (first) {
     await probe(`PI without a key (${first.id})`, piPath(first, today), "none", 401, (r) =>
       /^ClientIdentifier\b/.test(String(r.headers["www-authenticate"] ?? ""))
         ? []
@@ -196,6 +203,11 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
     await probe("PI with a query string", `${piPath(first, today)}?day=1`, "key", 400);
   } else {
     checks.push(skipped("PI per service for today, 404 and 400 answers"));
+  }
+  if (options.key || options.openPi) {
+    checks.push(await bearerPaths(get, services, today, piPath, options.key ? "key" : "none"));
+  } else {
+    checks.push(skipped("PI by bearer path"));
   }
 
   const violations = await validateSpiDocuments(fetched);
@@ -278,15 +290,67 @@ function privateAnswer(response: RawResponse): string[] {
   return problems;
 }
 
-/** The services an SI document announces, from its radiodns elements (fqdn + serviceIdentifier). */
+/**
+ * The services an SI document announces, from their radiodns elements (fqdn +
+ * serviceIdentifier), each with its DAB and FM bearers.
+ */
 function servicesOf(xml: string): Service[] {
   const services: Service[] = [];
-  for (const [element] of xml.matchAll(/<radiodns\b[^>]*>/g)) {
+  for (const [service] of xml.matchAll(/<service\b[\s\S]*?<\/service>/g)) {
+    const element = /<radiodns\b[^>]*>/.exec(service)?.[0] ?? "";
     const host = /\bfqdn="([^"]+)"/.exec(element)?.[1];
     const id = /\bserviceIdentifier="([^"]+)"/.exec(element)?.[1];
-    if (host && id) services.push({ host, id });
+    const bearers = [...service.matchAll(/<bearer\b[^>]*\bid="((?:dab|fm):[^"]+)"/g)].map(
+      (match) => match[1] as string,
+    );
+    if (host && id) services.push({ host, id, bearers });
   }
   return services;
+}
+
+/**
+ * PI by the path a radio builds from each DAB/FM bearer the SI lists (TS 102 818 §10.3): the
+ * same document as the service's id/ path; and a bearer no service has is 404.
+ */
+async function bearerPaths(
+  get: (path: string, auth: Auth) => Promise<RawResponse>,
+  services: Service[],
+  today: string,
+  piPath: (service: Service, date: string) => string,
+  auth: Auth,
+): Promise<VerifyCheck> {
+  const name = `PI by bearer path, today (${today})`;
+  const problems: string[] = [];
+  let tried = 0;
+  try {
+    for (const service of services) {
+      const identifiers = service.bearers.flatMap((id) => {
+        const bearer = parseBroadcastBearer(id);
+        return bearer ? serviceIdentifiersOf(bearer) : [];
+      });
+      if (identifiers.length === 0) continue;
+      const byId = await get(piPath(service, today), auth);
+      for (const identifier of identifiers) {
+        const path = `/${SPI_BASE}/${identifier}/${today}_PI.xml`;
+        const response = await get(path, auth);
+        tried++;
+        if (response.status !== 200) problems.push(`${response.status} from ${path}`);
+        else if (response.body !== byId.body) problems.push(`${path} differs from the id/ path`);
+      }
+    }
+    // No GCC starts with 0, so this bearer is nobody's.
+    const unknown = `/${SPI_BASE}/fm/0a0/0000/00000/${today}_PI.xml`;
+    const response = await get(unknown, auth);
+    if (response.status !== 404) problems.push(`${response.status} from ${unknown}, expected 404`);
+  } catch (error) {
+    return { name, ok: false, detail: (error as Error).message };
+  }
+  if (problems.length > 0) return { name, ok: false, detail: problems.slice(0, 5).join("; ") };
+  return {
+    name,
+    ok: true,
+    detail: `${tried} bearer paths, each the service's id/ document; an unknown bearer 404`,
+  };
 }
 
 function utcDate(now: number, offsetDays = 0): string {

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -77,8 +77,12 @@ describe("verify against the preview server", () => {
         "PI with a 7-digit date",
         "PI of 13/32",
         "PI with a query string",
+        "PI by bearer path, today (20261123)",
         "schema validity (spi_31.xsd)",
       ]),
+    );
+    expect(report.checks.find((c) => c.name.startsWith("PI by bearer"))?.detail).toBe(
+      "8 bearer paths, each the service's id/ document; an unknown bearer 404",
     );
     expect(names.filter((n) => n.startsWith("PI for "))).toHaveLength(5);
     expect(report.checks.at(-1)?.detail).toBe("all 7 documents fetched are valid");
@@ -92,6 +96,7 @@ describe("verify against the preview server", () => {
     expect(skipped.map((c) => c.name)).toEqual([
       "SI with the key",
       "PI per service for today, 404 and 400 answers",
+      "PI by bearer path",
     ]);
     expect(failed(report)).toEqual(skipped.map((c) => c.name));
     expect(skipped[0]?.detail).toBe(
@@ -103,7 +108,50 @@ describe("verify against the preview server", () => {
     const { origin } = await preview();
     const report = await verifySite({ baseUrl: origin, now: NOW, withoutKey: true });
     expect(report.ok).toBe(true);
-    expect(report.checks.filter((c) => c.skipped)).toHaveLength(2);
+    expect(report.checks.filter((c) => c.skipped)).toHaveLength(3);
+  });
+
+  it("fails when a bearer path answers with another service's PI", async () => {
+    const swappedOut = await mkdtemp(join(tmpdir(), "spi-verify-bearer-"));
+    await buildSite({ dataDir: DATA_DIR, outDir: swappedOut, now: NOW, keys: { keysList: KEY } });
+    const worker = join(swappedOut, "_worker.js");
+    const text = await readFile(worker, "utf8");
+    const swapped = text.replace('"fm/4e1/4e02/10170": "pop"', '"fm/4e1/4e02/10170": "news"');
+    expect(swapped).not.toBe(text);
+    await writeFile(worker, swapped);
+    const { origin } = await preview({ outDir: swappedOut });
+    const report = await verifySite({ baseUrl: origin, key: KEY, now: NOW });
+    expect(failed(report)).toEqual(["PI by bearer path, today (20261123)"]);
+    expect(report.checks.find((c) => !c.ok)?.detail).toBe(
+      "/radiodns/spi/3.1/fm/4e1/4e02/10170/20261123_PI.xml differs from the id/ path",
+    );
+  });
+
+  it("with --open-pi, checks PI without a key, bearer paths included", async () => {
+    const openData = await mkdtemp(join(tmpdir(), "spi-verify-open-data-"));
+    await cp(DATA_DIR, openData, { recursive: true });
+    const provider = join(openData, "provider.yaml");
+    const text = await readFile(provider, "utf8");
+    await writeFile(provider, text.replace(/^discovery:.*\n/m, "$&  pi: open\n"));
+    const openOut = await mkdtemp(join(tmpdir(), "spi-verify-open-"));
+    await buildSite({ dataDir: openData, outDir: openOut, now: NOW, keys: { keysList: KEY } });
+    const { origin } = await preview({ outDir: openOut });
+    const report = await verifySite({ baseUrl: origin, now: NOW, withoutKey: true, openPi: true });
+    expect(failed(report)).toEqual([]);
+    const names = report.checks.filter((c) => !c.skipped).map((c) => c.name);
+    expect(names).toContain("PI without a key, open PI (bern)");
+    expect(names).toContain("PI by bearer path, today (20261123)");
+    // The keyed site, checked as if open, fails: PI there needs a key.
+    const keyed = await verifySite({
+      baseUrl: (await preview()).origin,
+      now: NOW,
+      withoutKey: true,
+      openPi: true,
+    });
+    expect(failed(keyed)).toEqual([
+      "PI without a key, open PI (bern)",
+      "PI by bearer path, today (20261123)",
+    ]);
   });
 
   it("fails with a key the site does not accept", async () => {
