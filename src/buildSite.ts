@@ -2,6 +2,7 @@ import { fingerprintBuild } from "./buildFingerprint.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
 import { InputError, type InputProblem } from "./load/inputProblem.js";
+import type { DataReport } from "./loadAndSchedule.js";
 import type { BuildStamp } from "./publish/buildStamp.js";
 import {
   findUpToDateSite,
@@ -12,7 +13,6 @@ import {
 import { renderSite } from "./render/renderSite.js";
 import { addDays } from "./time/plainDate.js";
 import { resolveWallTime } from "./time/wallClock.js";
-import type { DataReport } from "./validateData.js";
 
 export interface BuildOptions {
   dataDir: string;
@@ -83,8 +83,8 @@ export async function buildSite({
     };
   }
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
-  const { validateData } = await import("./validateData.js");
-  const validated = await validateData(dataDir, now);
+  const { loadAndSchedule } = await import("./loadAndSchedule.js");
+  const validated = await loadAndSchedule(dataDir, now);
   onValidated?.(validated);
   const { scheduled, problems, brokenServices } = validated;
   const hasErrors = problems.some((p) => p.severity === "error");

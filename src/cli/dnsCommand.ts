@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { formatProblem, InputError } from "../load/inputProblem.js";
+import { formatProblem } from "../load/inputProblem.js";
 import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
 
@@ -30,19 +30,18 @@ export async function dns(options: DnsOptions): Promise<{ lines: string[]; exitC
   const dataDir = resolveDataDir(options.data);
   const { loadBroadcaster } = await import("../load/loadBroadcaster.js");
   const { discoveryRecordsOf, zoneFileText } = await import("../dns/discoveryRecords.js");
-  try {
-    const records = discoveryRecordsOf(await loadBroadcaster(dataDir));
+  const { broadcaster, problems } = await loadBroadcaster(dataDir);
+  const errors = problems.filter((p) => p.severity === "error");
+  if (broadcaster && errors.length === 0) {
+    const records = discoveryRecordsOf(broadcaster);
     if (options.json) return { lines: [JSON.stringify(records)], exitCode: EXIT.ok };
     return { lines: [zoneFileText(records).trimEnd()], exitCode: EXIT.ok };
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    const errors = error.problems.filter((p) => p.severity === "error");
-    if (options.json) {
-      return {
-        lines: [JSON.stringify({ ok: false, problems: errors })],
-        exitCode: EXIT.invalidInput,
-      };
-    }
-    return { lines: errors.map(formatProblem), exitCode: EXIT.invalidInput };
   }
+  if (options.json) {
+    return {
+      lines: [JSON.stringify({ ok: false, problems: errors })],
+      exitCode: EXIT.invalidInput,
+    };
+  }
+  return { lines: errors.map(formatProblem), exitCode: EXIT.invalidInput };
 }

@@ -36,8 +36,8 @@ export async function validate(
   options: ValidateOptions,
 ): Promise<{ lines: string[]; exitCode: number }> {
   const dataDir = resolveDataDir(options.data);
-  const { validateData } = await import("../validateData.js");
-  const { problems, brokenServices, scheduled } = await validateData(
+  const { loadAndSchedule } = await import("../loadAndSchedule.js");
+  const { problems, brokenServices, scheduled } = await loadAndSchedule(
     dataDir,
     options.now ?? Date.now(),
   );

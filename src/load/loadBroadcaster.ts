@@ -1,11 +1,10 @@
 import { basename, join, relative } from "node:path";
 import type { Broadcaster, Provider, Schedule, Service } from "./broadcaster.js";
 import { checkBearers } from "./checkBearers.js";
-import { toLogos } from "./checkLogos.js";
 import { checkMediumName } from "./checkMediumName.js";
 import { type DataFolder, openDataFolder, type UnreadableFile } from "./dataFolder.js";
 import { timeZoneProblem } from "./ianaTimeZone.js";
-import { formatSourceRef, InputError, type InputProblem, type SourceRef } from "./inputProblem.js";
+import { formatSourceRef, type InputProblem, type SourceRef } from "./inputProblem.js";
 import {
   type ProviderInput,
   providerSchema,
@@ -13,6 +12,7 @@ import {
   scheduleSchema,
   serviceSchema,
 } from "./inputSchema.js";
+import { loadLogos } from "./loadLogos.js";
 import { loadSchedule } from "./loadSchedule.js";
 import { parseInput } from "./parseInput.js";
 import { readYamlFile, type YamlFile } from "./readYamlFile.js";
@@ -30,19 +30,10 @@ export interface LoadReport {
 
 /**
  * The load stage: reads `provider.yaml`, `services/*.yaml` and `schedules/<service id>.yaml`
- * from a data folder and returns the validated model, or throws an InputError listing every
- * problem found with its file, line, column and field.
+ * from a data folder into the validated model, and reports every problem found with its file,
+ * line, column and field. Each service stands or falls on its own.
  */
-export async function loadBroadcaster(dataDir: string): Promise<Broadcaster> {
-  const report = await readBroadcaster(dataDir);
-  if (!report.broadcaster || report.problems.some((p) => p.severity === "error")) {
-    throw new InputError(report.problems);
-  }
-  return report.broadcaster;
-}
-
-/** The load stage without throwing: each service stands or falls on its own. */
-export async function readBroadcaster(dataDir: string): Promise<LoadReport> {
+export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
   const problems: InputProblem[] = [];
   const display = (path: string) => relative(process.cwd(), path) || path;
   const folder = await openDataFolder(dataDir);
@@ -212,7 +203,7 @@ function toProvider(input: ProviderInput, file: YamlFile, problems: InputProblem
     radiodnsHost: input.radiodnsHost,
     cridAuthority: input.cridAuthority,
     piMarginHours: input.piMarginHours ?? 6,
-    logos: toLogos(input.logos, file, problems),
+    logos: loadLogos(input.logos, file, problems),
     links: input.links ?? [],
     keywords: input.keywords ?? [],
     discovery: {
@@ -241,7 +232,7 @@ function toServiceFields(
     description: input.description,
     language: input.language ?? provider?.language ?? "",
     timeZone: input.timeZone ?? provider?.timeZone ?? "",
-    logos: toLogos(input.logos, file, problems),
+    logos: loadLogos(input.logos, file, problems),
     genres: input.genres,
     keywords: input.keywords ?? [],
     links: input.links ?? [],

@@ -1,7 +1,7 @@
 import { basename, dirname } from "node:path";
 import type { Logo, Service } from "../load/broadcaster.js";
-import { EXPECTED_LOGO_SIZES } from "../load/checkLogos.js";
 import { formatProblem, type InputProblem } from "../load/inputProblem.js";
+import { EXPECTED_LOGO_SIZES } from "../load/loadLogos.js";
 import { deriveNames } from "../render/deriveNames.js";
 import type { AiringKind, ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";

@@ -2,9 +2,9 @@ import { type FSWatcher, watch } from "node:fs";
 import { buildSite } from "../buildSite.js";
 import type { KeySources } from "../edge/apiKeys.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
+import type { DataReport } from "../loadAndSchedule.js";
 import { addDays } from "../time/plainDate.js";
 import { resolveWallTime } from "../time/wallClock.js";
-import type { DataReport } from "../validateData.js";
 import { type EpgModel, epgModel } from "./epgModel.js";
 
 export interface SiteWatcherOptions {
@@ -90,7 +90,7 @@ export async function startSiteWatcher(options: SiteWatcherOptions): Promise<Sit
       // Up to date: the files were built from these very bytes, so validating again gives
       // the model they were rendered from.
       if (!validated)
-        validated = await (await import("../validateData.js")).validateData(dataDir, now);
+        validated = await (await import("../loadAndSchedule.js")).loadAndSchedule(dataDir, now);
       const scheduled = validated.scheduled;
       if (!scheduled) throw new Error("the build succeeded without a laid-out schedule");
       model = epgModel({

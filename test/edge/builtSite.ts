@@ -43,6 +43,7 @@ export async function buildTestSite(variant: "keyed" | "openPi" = "keyed"): Prom
     now: Date.parse(BUILD_NOW),
     keys: { keysList: VALID_KEYS.join(",") },
   });
-  const broadcaster = await loadBroadcaster(dataDir);
+  const { broadcaster } = await loadBroadcaster(dataDir);
+  if (!broadcaster) throw new Error(`${dataDir} does not load`);
   return { dataDir, outDir, site: edgeSiteOf(broadcaster, VALID_KEYS.map(digestOfKey)) };
 }

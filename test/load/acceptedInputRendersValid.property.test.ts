@@ -4,8 +4,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { loadAndSchedule } from "../../src/loadAndSchedule.js";
 import { renderSite } from "../../src/render/renderSite.js";
-import { validateData } from "../../src/validateData.js";
 import { type SpiDocument, validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 
 /**
@@ -388,7 +388,7 @@ describe("every data folder validate accepts", () => {
         await mkdir(join(dir, "services"), { recursive: true });
         await mkdir(join(dir, "schedules"));
         for (const [path, text] of Object.entries(files)) await writeFile(join(dir, path), text);
-        const { scheduled, problems } = await validateData(dir, NOW);
+        const { scheduled, problems } = await loadAndSchedule(dir, NOW);
         await rm(dir, { recursive: true });
         if (!scheduled || problems.some((p) => p.severity === "error")) return;
         const folder = acceptedFolders.length;

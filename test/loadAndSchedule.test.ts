@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { validateData } from "../src/validateData.js";
+import { loadAndSchedule } from "../src/loadAndSchedule.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-validate-data-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -18,7 +18,7 @@ async function dataFolder(name: string, files: Record<string, string>): Promise<
   return dir;
 }
 
-describe("validateData", () => {
+describe("loadAndSchedule", () => {
   it("reports a grid overlap once, though it recurs on every day laid out", async () => {
     const dir = await dataFolder("recurring", {
       "schedules/one.yaml": schedule.replace(
@@ -26,7 +26,7 @@ describe("validateData", () => {
         '{ start: "06:00", end: "11:00",',
       ),
     });
-    const { problems, scheduled, brokenServices } = await validateData(dir, NOW);
+    const { problems, scheduled, brokenServices } = await loadAndSchedule(dir, NOW);
     expect(problems.map((p) => [p.field, p.message.replace(/ .*\.yaml/, " …yaml")])).toEqual([
       ["grid[0].slots[1]", "overlaps …yaml:9:9 grid[0].slots[0] (on 2026-11-13)"],
     ]);
@@ -43,7 +43,7 @@ describe("validateData", () => {
       - { start: "11:00", show: morning }
 `,
     });
-    const { problems } = await validateData(dir, NOW);
+    const { problems } = await loadAndSchedule(dir, NOW);
     expect(problems.map((p) => `${p.field}: ${p.message.replace(/ .*\.yaml/, " …yaml")}`)).toEqual([
       "dates[0].slots[1]: overlaps …yaml:14:9 dates[0].slots[0] (on 2030-01-01)",
     ]);
@@ -54,7 +54,7 @@ describe("validateData", () => {
       "services/two.yaml": service.replace("id: one", "id: two"),
       "schedules/two.yaml": schedule.replace("show: music", "show: nothing"),
     });
-    const { scheduled, brokenServices } = await validateData(dir, NOW);
+    const { scheduled, brokenServices } = await loadAndSchedule(dir, NOW);
     expect(scheduled?.today).toBe("2026-11-23");
     expect(scheduled?.services.map((s) => s.service.id)).toEqual(["one"]);
     expect(scheduled?.services[0]?.programmes.length).toBeGreaterThan(30);

@@ -1,5 +1,5 @@
 import type { InputProblem } from "./load/inputProblem.js";
-import { readBroadcaster } from "./load/loadBroadcaster.js";
+import { loadBroadcaster } from "./load/loadBroadcaster.js";
 import { type ScheduledBroadcaster, scheduleBroadcaster } from "./schedule/scheduleBroadcaster.js";
 
 /** Everything `validate` reports and `build` needs: the publishable part and every problem. */
@@ -13,12 +13,13 @@ export interface DataReport {
 }
 
 /**
- * Load, then lay out each service that loaded the way the build will (the window around `now`,
+ * The first two stages, for `build` and `validate` alike: load, then lay out each service that
+ * loaded the way the build will (the window around `now`,
  * and every dated entry beyond it). Problems are values: each service stands or falls on its
  * own, and the caller decides whether to publish the rest.
  */
-export async function validateData(dataDir: string, now: number): Promise<DataReport> {
-  const loaded = await readBroadcaster(dataDir);
+export async function loadAndSchedule(dataDir: string, now: number): Promise<DataReport> {
+  const loaded = await loadBroadcaster(dataDir);
   if (!loaded.broadcaster) {
     return {
       scheduled: undefined,

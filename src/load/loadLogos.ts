@@ -14,7 +14,7 @@ const fixedTypeOfSize = new Map<string, LogoType>(
 );
 
 /** The logos of a provider or service (at `logos` in `file`), with their type and size checked. */
-export function toLogos(
+export function loadLogos(
   inputs: LogoInput[] | undefined,
   file: YamlFile,
   problems: InputProblem[],
