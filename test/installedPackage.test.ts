@@ -1,0 +1,110 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The package as a broadcaster gets it: packed, installed from the tarball into a fresh project
+ * made by `npm init -y` (CommonJS), and run through `npx` from there — not the repository's
+ * own files. dist/ is fresh from test/globalSetup.ts, so the pack skips the prepare script.
+ */
+const root = await mkdtemp(join(tmpdir(), "spi-static-installed-"));
+const project = join(root, "my-radio");
+let serve: ChildProcess | undefined;
+
+afterAll(async () => {
+  // npx runs the CLI in a child of its own: stop the whole process group.
+  if (serve?.pid && serve.exitCode === null) process.kill(-serve.pid, "SIGTERM");
+  await rm(root, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const NPM_SETTINGS =
+  /^npm_config_(cache|userconfig|globalconfig|registry|offline|prefer_offline)$/i;
+
+function run(command: string, args: string[], cwd: string): Promise<Run> {
+  return new Promise((done, fail) => {
+    // The npm_* variables of `npm test` would point npm at this repository (local_prefix and
+    // the package's own fields); only where npm keeps its cache and settings is passed on.
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !/^npm_/i.test(name) || NPM_SETTINGS.test(name),
+      ),
+    );
+    execFile(command, args, { cwd, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== "number") fail(error);
+      else done({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+const npx = (args: string[]) => run("npx", ["spi-static", ...args], project);
+
+beforeAll(async () => {
+  const packed = await run(
+    "npm",
+    ["pack", "--ignore-scripts", "--json", "--pack-destination", root],
+    resolve("."),
+  );
+  expect(packed.code, packed.stderr).toBe(0);
+  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+  await run("mkdir", [project], root);
+  expect((await run("npm", ["init", "-y"], project)).code).toBe(0);
+  expect((await run("npm", ["pkg", "set", "type=commonjs"], project)).code).toBe(0);
+  // From the npm cache when it holds the dependencies (CI ran npm ci just before).
+  const installed = await run(
+    "npm",
+    ["install", join(root, filename), "--prefer-offline", "--no-audit", "--no-fund"],
+    project,
+  );
+  expect(installed.code, installed.stderr).toBe(0);
+}, 300_000);
+
+describe("the installed package, used as the README says", () => {
+  it("runs --version, init, validate, build, serve, and verify with every check run", async () => {
+    const { version } = JSON.parse(await readFile("package.json", "utf8")) as { version: string };
+    expect(await npx(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect(JSON.parse(await readFile(join(project, "package.json"), "utf8")).type).toBe("commonjs");
+
+    const init = await npx(["init"]);
+    expect(init.code, init.stderr).toBe(0);
+    const validate = await npx(["validate"]);
+    expect(validate.code, validate.stdout).toBe(0);
+    expect(validate.stdout).toMatch(/^spi-static: data is valid, 0 warnings, 1 service ready/m);
+    const build = await npx(["build"]);
+    expect(build.code, build.stderr).toBe(0);
+    expect(build.stderr).toContain("only the development key of data/keys.dev.txt");
+
+    serve = spawn("npx", ["spi-static", "serve", "--port", "0"], {
+      cwd: project,
+      detached: true,
+    });
+    const started = serve;
+    let printed = "";
+    const verifyLine = await new Promise<string>((done, fail) => {
+      started.stdout?.on("data", (chunk: Buffer) => {
+        printed += chunk.toString();
+        const line = /verify: +npx spi-static verify (\S+) --keys-file (\S+)/.exec(printed);
+        if (line) done(`${line[1]} ${line[2]}`);
+      });
+      started.on("exit", (code) => fail(new Error(`serve exited (${code}): ${printed}`)));
+    });
+    const [origin = "", keysFile = ""] = verifyLine.split(" ");
+    expect(keysFile).toBe("data/keys.dev.txt");
+
+    const verify = await npx(["verify", origin, "--keys-file", keysFile, "--json"]);
+    const report = JSON.parse(verify.stdout) as {
+      ok: boolean;
+      checks: { name: string; ok: boolean; skipped?: true }[];
+    };
+    expect(report.checks.filter((check) => !check.ok || check.skipped)).toEqual([]);
+    expect(report.checks.some((check) => check.name.startsWith("PI for main, today"))).toBe(true);
+    expect(verify.code).toBe(0);
+  }, 120_000);
+});
