@@ -10,6 +10,15 @@ import { EXIT } from "./exitCodes.js";
 import { progressLine } from "./progressLine.js";
 import { UsageError } from "./usageError.js";
 
+/**
+ * `--keys-file ""` (say, an unset variable in a cron line) must not read as "no keys file": the
+ * build would fall back to $SPI_API_KEYS or the public demo key.
+ */
+export function parseKeysFilePath(value: string): string {
+  if (value.trim() === "") throw new InvalidArgumentError("expected the path of a keys file");
+  return value;
+}
+
 /** `--now` must name an instant, so a build never depends on the host's zone. */
 export function parseInstant(value: string): number {
   const parts =
@@ -70,6 +79,7 @@ export function registerBuildCommand(program: Command) {
     .option(
       "--keys-file <path>",
       "API keys for the edge rules, one per line (default: $SPI_API_KEYS, else the data folder's keys.dev.txt or keys.demo.txt)",
+      parseKeysFilePath,
     )
     .option(
       "--keys-at-edge",

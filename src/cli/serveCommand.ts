@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
-import { parseInstant } from "./buildCommand.js";
+import { parseInstant, parseKeysFilePath } from "./buildCommand.js";
 import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
 
@@ -46,6 +46,7 @@ function addServeOptions(command: Command): Command {
     .option(
       "--keys-file <path>",
       "with --watch: API keys for the builds, as for build (default: $SPI_API_KEYS, else the demo key)",
+      parseKeysFilePath,
     );
 }
 
