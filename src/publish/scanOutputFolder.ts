@@ -14,12 +14,12 @@ export interface OutputFolderContents {
 }
 
 /**
-/**
  * `wrangler dev --config out/wrangler.jsonc` keeps its local state next to its config, in
  * out/.wrangler: a tool's working folder, neither the build's nor someone's foreign file.
  */
 const WRANGLER_STATE_DIR = ".wrangler";
 
+/**
  * Lists out/ once, before publishing, to find foreign files, killed builds' leftovers and
  * anything that is neither a regular file nor a folder. Never follows a link.
  */
