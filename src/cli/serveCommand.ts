@@ -101,7 +101,7 @@ async function serve(options: ServeOptions) {
     });
     if (!existsSync(join(options.out, WORKER_PATH))) {
       console.error(
-        `spi-static: nothing to serve: ${options.out} holds no build and the data is invalid; fix it and start again`,
+        `spi-static: nothing to serve: the first build failed (above) and ${options.out} holds no earlier one; fix it and start again`,
       );
       await watcher.close();
       process.exitCode = EXIT.invalidInput;
