@@ -4,6 +4,7 @@ import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
 import { InputError, type InputProblem } from "./load/inputProblem.js";
 import type { DataReport } from "./loadAndSchedule.js";
 import type { BuildStamp } from "./publish/buildStamp.js";
+import { refuseHostChange } from "./publish/hostChange.js";
 import {
   findUpToDateSite,
   type PublishOptions,
@@ -27,6 +28,8 @@ export interface BuildOptions {
   keepGoing?: boolean;
   /** Render and compare every document even when the published files are up to date. */
   force?: boolean;
+  /** Publish under a new radiodnsHost, deleting the PI files under the old one (`--change-host`). */
+  changeHost?: boolean;
   /** Sees the validated, laid-out data this build renders (the EPG preview shows the same). */
   onValidated?: (report: DataReport) => void;
 }
@@ -61,6 +64,7 @@ export async function buildSite({
   publish,
   keepGoing = false,
   force = false,
+  changeHost = false,
   onValidated,
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
@@ -92,6 +96,7 @@ export async function buildSite({
     throw new InputError(problems);
   }
   const { broadcaster } = scheduled;
+  refuseHostChange(outDir, broadcaster.provider.radiodnsHost, changeHost);
   const edgeFiles = await renderEdgeFiles(
     edgeSiteOf(broadcaster, apiKeys.digests),
     broadcaster.provider.radiodnsHost,
