@@ -1,4 +1,5 @@
 import { fingerprintBuild } from "./buildFingerprint.js";
+import { debug } from "./debug/debugLog.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
 import { InputError, type InputProblem } from "./load/inputProblem.js";
@@ -70,6 +71,7 @@ export async function buildSite({
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
   const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests });
+  if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
     ? undefined
     : await findUpToDateSite<StampedReport>(outDir, inputs, now, publish);

@@ -8,6 +8,7 @@ import {
   parseDocument,
   visit,
 } from "yaml";
+import { debug } from "../debug/debugLog.js";
 import type { DataFolder, UnreadableFile } from "./dataFolder.js";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
@@ -53,7 +54,9 @@ export async function readYamlFile(
  * in a valid data folder, never.
  */
 export function parseYamlText(file: string, text: string): YamlFile {
-  const quick = quickYamlValue(text);
+  const quick = quickYamlValue(text, (reason) =>
+    debug("load", () => `${file}: read by yaml, not the quick reader: ${reason}`),
+  );
   const positions = positionsIn(file, text);
   const syntaxProblems = quick ? [] : positions.syntaxProblems();
   let value = quick?.value;
@@ -88,18 +91,20 @@ export function parseYamlText(file: string, text: string): YamlFile {
 /** Positions in one file's text, from its `yaml` Document, parsed on first use. */
 function positionsIn(file: string, text: string) {
   let parsed: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
-  const parse = () => {
+  /** `need` says what the Document is built for: the debug channel shows it. */
+  const parse = (need: () => string) => {
     if (!parsed) {
+      debug("load", () => `${file}: yaml's Document built for ${need()}`);
       const lineCounter = new LineCounter();
       const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
       parsed = { doc, lineCounter };
     }
     return parsed;
   };
-  const at = (offset: number) => parse().lineCounter.linePos(offset);
+  const at = (offset: number) => parse(() => "a position").lineCounter.linePos(offset);
 
   function syntaxProblems(): InputProblem[] {
-    const { doc } = parse();
+    const { doc } = parse(() => "its syntax errors");
     const problems = doc.errors.map((error) => {
       const { line, col } = at(error.pos[0]);
       const message =
@@ -131,7 +136,7 @@ function positionsIn(file: string, text: string) {
 
   /** At the first alias: yaml counts every use of an anchored value, the nested ones too. */
   function aliasLimitProblem(): InputProblem {
-    const { doc } = parse();
+    const { doc } = parse(() => "its aliases");
     const aliases: Alias[] = [];
     visit(doc, {
       Alias(_, alias) {
@@ -154,7 +159,7 @@ function positionsIn(file: string, text: string) {
   }
 
   function locate(path: readonly PropertyKey[]): SourceRef {
-    const { doc } = parse();
+    const { doc } = parse(() => `the position of ${formatFieldPath(path) || "the document"}`);
     // Walk up until a node exists: a missing field is reported at its parent object.
     for (let depth = path.length; depth >= 0; depth--) {
       const node = doc.getIn(path.slice(0, depth) as unknown[], true);
@@ -167,7 +172,7 @@ function positionsIn(file: string, text: string) {
   }
 
   function locateKey(path: readonly PropertyKey[]): SourceRef {
-    const { doc } = parse();
+    const { doc } = parse(() => `the position of the key ${formatFieldPath(path)}`);
     const parent = path.length > 1 ? doc.getIn(path.slice(0, -1) as unknown[], true) : doc.contents;
     const name = path[path.length - 1];
     if (isMap(parent)) {
@@ -182,7 +187,13 @@ function positionsIn(file: string, text: string) {
     return locate(path);
   }
 
-  return { document: () => parse().doc, syntaxProblems, aliasLimitProblem, locate, locateKey };
+  return {
+    document: () => parse(() => "its value").doc,
+    syntaxProblems,
+    aliasLimitProblem,
+    locate,
+    locateKey,
+  };
 }
 
 /** The key written at `offset`, quoted for a message: `"start"`. */

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { debug } from "../debug/debugLog.js";
 import type { SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import {
@@ -107,11 +108,16 @@ export async function findUpToDateSite<Report>(
   { lock }: PublishOptions = {},
 ): Promise<(UpToDateSite<Report> & { foreign: string[] }) | undefined> {
   refuseUnsafeStateFolder(outDir);
-  if (!readUpToDateSite(outDir, inputs, now)) return undefined;
+  const rebuild = (reason: string) => debug("stamp", () => `building ${outDir}: ${reason}`);
+  if (!readUpToDateSite(outDir, inputs, now, rebuild)) return undefined;
   const release = await lockOutputFolder(outDir, lock);
   try {
-    const site = readUpToDateSite<Report>(outDir, inputs, now);
+    const site = readUpToDateSite<Report>(outDir, inputs, now, rebuild);
     if (!site) return undefined;
+    debug(
+      "stamp",
+      () => `${outDir} is up to date: ${site.files.length} files as the last build left them`,
+    );
     const published = new Set(site.files);
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     return { ...site, foreign: contents.files.filter((path) => !published.has(path)) };
