@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
+  addUnusedShows,
   renameOneShow,
   SYNTHETIC_HOST,
   syntheticServiceId,
@@ -30,6 +31,11 @@ const { values: options } = parseArgs({
     /** Keep the temporary folder (dataset and output) for a look afterwards. */
     keep: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
+    /**
+     * The big-input case: `validate` on one schedule of this many MB of unused shows (a warning
+     * each), at a quarter, half and all of it, then a file over the limit; 0 skips it.
+     */
+    "big-input-mb": { type: "string", default: "1.9" },
     /** Another compiled CLI, e.g. a copy of an older dist/ to compare against. */
     cli: { type: "string", default: join(repoRoot, "dist", "cli", "main.js") },
   },
@@ -93,6 +99,8 @@ try {
   const serviceFolder = `radiodns/spi/3.1/id/${SYNTHETIC_HOST}/${syntheticServiceId(0)}/`;
   const strays = rewrittenOne.filter((p) => !p.startsWith(serviceFolder));
 
+  const bigInput = await measureBigInputs(Number(options["big-input-mb"]));
+
   const mb = tree.bytes / 1e6;
   const result = {
     services: serviceCount,
@@ -131,6 +139,7 @@ try {
       peakRssMb: oneService.peakRssMb,
       summary: oneService.summary,
     },
+    bigInput,
   };
 
   if (options.json) {
@@ -146,6 +155,12 @@ try {
         `  full build / floor  ${result.fullBuildOverFloor}×`,
         `  unchanged rebuild   ${fmt(unchanged.seconds)} s (CPU ${fmt(unchanged.cpuSeconds)} s)  ${Math.round(result.unchangedRebuild.ofFullBuild * 100)}% of the full build, ${rewrittenUnchanged.length} files rewritten, peak RSS ${unchanged.peakRssMb} MB`,
         `  one service edited  ${fmt(oneService.seconds)} s (CPU ${fmt(oneService.cpuSeconds)} s)  ${rewrittenOne.length} files rewritten (${strays.length} outside ${syntheticServiceId(0)}), peak RSS ${oneService.peakRssMb} MB`,
+        ...bigInput.map(
+          (step) =>
+            `  big input ${step.megabytes.toFixed(2).padStart(5)} MB  ${fmt(step.seconds)} s (CPU ${fmt(step.cpuSeconds)} s)  ` +
+            `${step.unusedShows} unused shows, ${step.cpuMicrosecondsPerShow} µs CPU each, peak RSS ${step.peakRssMb} MB, exit ${step.exitCode}` +
+            (step.refused ? " (refused: over the size limit)" : ""),
+        ),
       ].join("\n"),
     );
   }
@@ -165,32 +180,28 @@ async function settleDisk(): Promise<void> {
 
 /** One `spi-static build` over the dataset, in its own process. */
 async function build(): Promise<Run> {
-  const args = [
-    options.cli,
-    "build",
-    "--data",
-    dataDir,
-    "--out",
-    outDir,
-    "--now",
-    options.now,
-    "--json",
-  ];
-  const useTime = existsSync(timeBinary);
-  const usageFile = join(root, "usage.json");
-  const started = performance.now();
-  const { stdout, stderr, code } = useTime
-    ? await run(timeBinary, ["-v", process.execPath, ...args])
-    : await run(process.execPath, ["--import", usageReporter, ...args], {
-        SPI_BENCH_USAGE_FILE: usageFile,
-      });
-  const elapsed = seconds(started);
+  const args = ["build", "--data", dataDir, "--out", outDir, "--now", options.now, "--json"];
+  const { code, stdout, stderr, ...usage } = await measure(args);
   if (code !== 0) throw new Error(`build failed (exit ${code}):\n${stdout}\n${stderr}`);
   const summaryLine = stdout.split("\n").findLast((line) => line.startsWith("{"));
   const { problems: _problems, ...summary } = JSON.parse(summaryLine ?? "{}") as Record<
     string,
     unknown
   >;
+  return { ...usage, summary };
+}
+
+/** The CLI with `args` in its own process: its time, CPU time, peak RSS and output. */
+async function measure(args: string[]) {
+  const useTime = existsSync(timeBinary);
+  const usageFile = join(root, "usage.json");
+  const started = performance.now();
+  const { stdout, stderr, code } = useTime
+    ? await run(timeBinary, ["-v", process.execPath, options.cli, ...args])
+    : await run(process.execPath, ["--import", usageReporter, options.cli, ...args], {
+        SPI_BENCH_USAGE_FILE: usageFile,
+      });
+  const elapsed = seconds(started);
   const usage = useTime
     ? {
         maxRssKb: Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1]),
@@ -200,11 +211,54 @@ async function build(): Promise<Run> {
       }
     : (JSON.parse(await readFile(usageFile, "utf8")) as { maxRssKb: number; cpuSeconds: number });
   return {
+    code,
+    stdout,
+    stderr,
     seconds: elapsed,
     cpuSeconds: usage.cpuSeconds,
     peakRssMb: Math.round(usage.maxRssKb / 1024),
-    summary,
   };
+}
+
+/**
+ * `validate` on a one-service broadcaster whose schedule holds `megabytes` of shows that nothing
+ * uses, at a quarter, half and all of that size: the time per show stays flat when locating the
+ * warnings is linear (it grew with the file before). Then a file just over the size limit,
+ * refused before it is parsed.
+ */
+async function measureBigInputs(megabytes: number) {
+  if (!(megabytes > 0)) return [];
+  const steps = [];
+  for (const share of [0.25, 0.5, 1, 1.6]) {
+    const bigDir = join(root, `big-${share}`);
+    await writeSyntheticDataset(bigDir, 1);
+    const unusedShows = await addUnusedShows(bigDir, 0, megabytes * share * 2 ** 20);
+    const size = (await stat(join(bigDir, "schedules", `${syntheticServiceId(0)}.yaml`))).size;
+    const { code, stdout, stderr, ...usage } = await measure([
+      "validate",
+      "--data",
+      bigDir,
+      "--now",
+      options.now,
+      "--json",
+    ]);
+    const report = JSON.parse(stdout || "{}") as { errors?: number; warnings?: number };
+    const refused = report.errors === 1 && report.warnings === 0;
+    if (share <= 1 && report.warnings !== unusedShows) {
+      throw new Error(`validate did not report what the big input holds:\n${stdout}\n${stderr}`);
+    }
+    steps.push({
+      megabytes: round(size / 2 ** 20),
+      unusedShows,
+      refused,
+      exitCode: code,
+      ...usage,
+      cpuMicrosecondsPerShow: Math.round((usage.cpuSeconds * 1e6) / unusedShows),
+    });
+    log(`big input: ${round(size / 2 ** 20)} MB validated in ${usage.seconds.toFixed(2)} s`);
+    await rm(bigDir, { recursive: true, force: true });
+  }
+  return steps;
 }
 
 async function timed(command: string, args: string[]): Promise<number> {

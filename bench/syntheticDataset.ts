@@ -59,6 +59,29 @@ export async function renameOneShow(dataDir: string, serviceIndex: number): Prom
   await writeFile(file, renamed);
 }
 
+/**
+ * A careless or hostile schedule: service `serviceIndex`'s schedule gets compact shows that no
+ * slot uses (each one a warning to locate) until the file holds about `bytes`. Returns how many.
+ */
+export async function addUnusedShows(
+  dataDir: string,
+  serviceIndex: number,
+  bytes: number,
+): Promise<number> {
+  const file = join(dataDir, "schedules", `${syntheticServiceId(serviceIndex)}.yaml`);
+  const text = await readFile(file, "utf8");
+  if (!text.startsWith("shows:\n")) throw new Error(`${file} does not start with its shows`);
+  const lines: string[] = [];
+  let size = text.length;
+  while (size < bytes) {
+    const line = `  spare-${lines.length}:\n    name: { long: Spare ${lines.length} }\n`;
+    size += line.length;
+    lines.push(line);
+  }
+  await writeFile(file, `shows:\n${lines.join("")}${text.slice("shows:\n".length)}`);
+  return lines.length;
+}
+
 function provider() {
   return {
     name: { short: "Bench", medium: "Bench Radio", long: "Bench Radio Aggregator" },
@@ -99,7 +122,6 @@ function service(index: number) {
     links: [
       { uri: `https://www.bench.example/${id}`, mimeValue: "text/html", description: "Website" },
     ],
-    // SId and PI code start with Switzerland's country id 4, as GCC 4e1 requires.
     bearers: {
       dab: [{ id: `dab:4e1.4fe1.4${hex.padStart(3, "0")}.0`, mimeValue: "audio/aacp" }],
       ...(index % 2 === 0 ? { fm: [{ id: `fm:4e1.4${hex.padStart(3, "0")}.09870` }] } : {}),

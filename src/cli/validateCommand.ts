@@ -26,7 +26,8 @@ export function registerValidateCommand(program: Command) {
     .option("--json", "print the report as one line of JSON")
     .action(async (options: ValidateOptions) => {
       const { lines, exitCode } = await validate(options);
-      for (const line of lines) console.log(line);
+      // One write: a file with 100k warnings took seconds in console.log, line by line.
+      process.stdout.write(`${lines.join("\n")}\n`);
       process.exitCode = exitCode;
     });
 }

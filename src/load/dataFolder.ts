@@ -4,11 +4,12 @@ import { sep } from "node:path";
 import { decodeUtf8 } from "./decodeUtf8.js";
 
 /**
- * The largest data file read, in bytes. The biggest schedule of a real station (a year of dated
- * entries, hundreds of shows) is well under 1 MB; parsing and locating in a file this size
- * takes about a second and some hundred MB, and nothing larger is read at all.
+ * The largest data file read, in bytes. A real station's schedule (hundreds of shows, a year of
+ * dated entries) is well under 1 MB. Locating a problem needs the file's `yaml` Document, about
+ * 200 MB of memory per MB of YAML: a 2 MB file with a warning on every line takes some 400 MB
+ * and seconds; anything larger is refused before it is read.
  */
-export const MAX_DATA_FILE_BYTES = 8 * 1024 * 1024;
+export const MAX_DATA_FILE_BYTES = 2 * 1024 * 1024;
 
 /** Why a data file gives no text: where, and the reason worded for a message at the file. */
 export interface UnreadableFile {

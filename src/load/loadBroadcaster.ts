@@ -66,7 +66,7 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
   const givenCrids = new Map<string, SourceRef>();
   // Each DAB/FM bearer with the service file that claimed it first: a radio tuned to it must
   // find one service, so the edge rules can map its PI path to one.
-  const bearersInUse = new Map<string, () => SourceRef>();
+  const bearersInUse = new Map<string, SourceRef>();
   for (const path of serviceFiles ?? []) {
     const own: InputProblem[] = [];
     const file = await read(path, own);
@@ -103,7 +103,8 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
       if (schedule) own.push(...repeatedCrids(schedule, givenCrids));
       if (fields && schedule) service = { ...fields, schedule };
     }
-    problems.push(...own);
+    // Not push(...own): a file of 100k shows has more warnings than a call takes arguments.
+    for (const problem of own) problems.push(problem);
     if (service && !own.some((p) => p.severity === "error")) services.push(service);
     else brokenServices.push(id ?? display(path));
   }

@@ -15,7 +15,7 @@ export function parseInput<T extends z.ZodType>(
   problems: InputProblem[],
 ): z.infer<T> | undefined {
   if (file.syntaxProblems.length > 0) {
-    problems.push(...file.syntaxProblems);
+    for (const problem of file.syntaxProblems) problems.push(problem);
     return undefined;
   }
   const nonXmlText = findNonXmlText(file.value);

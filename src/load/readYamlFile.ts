@@ -4,11 +4,15 @@ import {
   isMap,
   isNode,
   isScalar,
+  isSeq,
   LineCounter,
+  type Pair,
   parseDocument,
+  type Scalar,
   visit,
+  type YAMLMap,
+  type YAMLSeq,
 } from "yaml";
-import { debug } from "../debug/debugLog.js";
 import type { DataFolder, UnreadableFile } from "./dataFolder.js";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
@@ -54,9 +58,7 @@ export async function readYamlFile(
  * in a valid data folder, never.
  */
 export function parseYamlText(file: string, text: string): YamlFile {
-  const quick = quickYamlValue(text, (reason) =>
-    debug("load", () => `${file}: read by yaml, not the quick reader: ${reason}`),
-  );
+  const quick = quickYamlValue(text);
   const positions = positionsIn(file, text);
   const syntaxProblems = quick ? [] : positions.syntaxProblems();
   let value = quick?.value;
@@ -91,43 +93,64 @@ export function parseYamlText(file: string, text: string): YamlFile {
 /** Positions in one file's text, from its `yaml` Document, parsed on first use. */
 function positionsIn(file: string, text: string) {
   let parsed: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
-  /** `need` says what the Document is built for: the debug channel shows it. */
-  const parse = (need: () => string) => {
+  const parse = () => {
     if (!parsed) {
-      debug("load", () => `${file}: yaml's Document built for ${need()}`);
       const lineCounter = new LineCounter();
-      const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+      const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
       parsed = { doc, lineCounter };
     }
     return parsed;
   };
-  const at = (offset: number) => parse(() => "a position").lineCounter.linePos(offset);
+  const at = (offset: number) => parse().lineCounter.linePos(offset);
 
   function syntaxProblems(): InputProblem[] {
-    const { doc } = parse(() => "its syntax errors");
-    const problems = doc.errors.map((error) => {
-      const { line, col } = at(error.pos[0]);
-      const message =
-        error.code === "DUPLICATE_KEY"
-          ? `${keyTextAt(text, error.pos[0])} appears twice in the same mapping (YAML keys must be unique)`
-          : error.code === "MULTIPLE_DOCS"
-            ? "YAML syntax: a second document starts here; a data file holds one (remove the --- or ... line)"
-            : `YAML syntax: ${error.message.split("\n")[0]}`;
-      return { file, line, column: col, field: "", severity: "error" as const, message };
-    });
-    // yaml parses an alias without an anchor and throws only when the value is built.
+    const { doc } = parse();
+    const problem = (offset: number, message: string): InputProblem => {
+      const { line, col } = at(offset);
+      return { file, line, column: col, field: "", severity: "error", message };
+    };
+    const problems = doc.errors.map((error) =>
+      problem(
+        error.pos[0],
+        error.code === "MULTIPLE_DOCS"
+          ? "YAML syntax: a second document starts here; a data file holds one (remove the --- or ... line)"
+          : `YAML syntax: ${error.message.split("\n")[0]}`,
+      ),
+    );
+    // One pass in document order, where yaml would search again for every key and every alias:
+    // a key equal to an earlier one of its mapping (yaml's uniqueKeys test, which is quadratic),
+    // and an alias before its anchor (which yaml parses, and throws at only when building).
+    const anchors = new Set<string>();
+    const anchor = (_: unknown, node: Scalar | YAMLSeq) => {
+      if (node.anchor) anchors.add(node.anchor);
+    };
     visit(doc, {
+      Scalar: anchor,
+      Seq: anchor,
+      Map(_, map) {
+        if (map.anchor) anchors.add(map.anchor);
+        const keys = new Set<unknown>();
+        for (const { key } of map.items) {
+          if (!isScalar(key)) continue;
+          if (keys.has(key.value) && key.range) {
+            problems.push(
+              problem(
+                key.range[0],
+                `${keyTextAt(text, key.range[0])} appears twice in the same mapping (YAML keys must be unique)`,
+              ),
+            );
+          }
+          keys.add(key.value);
+        }
+      },
       Alias(_, alias) {
-        if (alias.range && alias.resolve(doc) === undefined) {
-          const { line, col } = at(alias.range[0]);
-          problems.push({
-            file,
-            line,
-            column: col,
-            field: "",
-            severity: "error",
-            message: `YAML syntax: *${alias.source} refers to no anchor (&${alias.source} must come before it)`,
-          });
+        if (alias.range && !anchors.has(alias.source)) {
+          problems.push(
+            problem(
+              alias.range[0],
+              `YAML syntax: *${alias.source} refers to no anchor (&${alias.source} must come before it)`,
+            ),
+          );
         }
       },
     });
@@ -136,7 +159,7 @@ function positionsIn(file: string, text: string) {
 
   /** At the first alias: yaml counts every use of an anchored value, the nested ones too. */
   function aliasLimitProblem(): InputProblem {
-    const { doc } = parse(() => "its aliases");
+    const { doc } = parse();
     const aliases: Alias[] = [];
     visit(doc, {
       Alias(_, alias) {
@@ -158,11 +181,37 @@ function positionsIn(file: string, text: string) {
     };
   }
 
+  // Each mapping's keys, indexed on first use: a file with 100k shows and a warning for each is
+  // located in linear time (yaml's getIn searches a mapping's pairs one by one).
+  const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
+  function pairIn(map: YAMLMap, name: PropertyKey): Pair | undefined {
+    let index = pairIndex.get(map);
+    if (!index) {
+      index = new Map();
+      for (const pair of map.items as Pair[]) {
+        const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
+        if (!index.has(key)) index.set(key, pair);
+      }
+      pairIndex.set(map, index);
+    }
+    return index.get(String(name));
+  }
+
+  /** The node at `path`, as `doc.getIn(path, true)` finds it; aliases are not followed. */
+  function nodeAt(path: readonly PropertyKey[]): unknown {
+    let node: unknown = parse().doc.contents;
+    for (const key of path) {
+      if (isMap(node)) node = pairIn(node, key)?.value;
+      else if (isSeq(node) && typeof key === "number") node = node.items[key];
+      else return undefined;
+    }
+    return node;
+  }
+
   function locate(path: readonly PropertyKey[]): SourceRef {
-    const { doc } = parse(() => `the position of ${formatFieldPath(path) || "the document"}`);
     // Walk up until a node exists: a missing field is reported at its parent object.
     for (let depth = path.length; depth >= 0; depth--) {
-      const node = doc.getIn(path.slice(0, depth) as unknown[], true);
+      const node = nodeAt(path.slice(0, depth));
       if (isNode(node) && node.range) {
         const { line, col } = at(node.range[0]);
         return { file, line, column: col, field: formatFieldPath(path) };
@@ -172,28 +221,16 @@ function positionsIn(file: string, text: string) {
   }
 
   function locateKey(path: readonly PropertyKey[]): SourceRef {
-    const { doc } = parse(() => `the position of the key ${formatFieldPath(path)}`);
-    const parent = path.length > 1 ? doc.getIn(path.slice(0, -1) as unknown[], true) : doc.contents;
-    const name = path[path.length - 1];
-    if (isMap(parent)) {
-      for (const pair of parent.items) {
-        const key = isScalar(pair.key) ? pair.key.value : pair.key;
-        if (isNode(pair.key) && pair.key.range && String(key) === String(name)) {
-          const { line, col } = at(pair.key.range[0]);
-          return { file, line, column: col, field: formatFieldPath(path) };
-        }
-      }
+    const parent = nodeAt(path.slice(0, -1));
+    const pair = isMap(parent) ? pairIn(parent, path[path.length - 1] as PropertyKey) : undefined;
+    if (isNode(pair?.key) && pair.key.range) {
+      const { line, col } = at(pair.key.range[0]);
+      return { file, line, column: col, field: formatFieldPath(path) };
     }
     return locate(path);
   }
 
-  return {
-    document: () => parse(() => "its value").doc,
-    syntaxProblems,
-    aliasLimitProblem,
-    locate,
-    locateKey,
-  };
+  return { document: () => parse().doc, syntaxProblems, aliasLimitProblem, locate, locateKey };
 }
 
 /** The key written at `offset`, quoted for a message: `"start"`. */

@@ -110,9 +110,9 @@ const cases: Case[] = [
     name: "a provider file over the size limit",
     setUp: async (data) => {
       const text = await readFile(join(data, "provider.yaml"), "utf8");
-      await writeFile(join(data, "provider.yaml"), `${text}# ${"x".repeat(9 * 1024 * 1024)}\n`);
+      await writeFile(join(data, "provider.yaml"), `${text}# ${"x".repeat(3 * 1024 * 1024)}\n`);
     },
-    expected: ["data/provider.yaml:1:1: is 9.0 MB; a data file may hold at most 8.0 MB"],
+    expected: ["data/provider.yaml:1:1: is 3.0 MB; a data file may hold at most 2.0 MB"],
   },
   {
     name: "a Latin-1 service file",
@@ -179,17 +179,18 @@ describe.concurrent("data files that are refused, by validate and build alike", 
     expect(validated.code).toBe(0);
   });
 
-  it("refuses a demo key file that is a FIFO instead of waiting on it", async () => {
-    const project = join(root, "demo-key-fifo");
+  it("refuses a key file of the data folder that is a FIFO instead of waiting on it", async () => {
+    const project = join(root, "dev-key-fifo");
     await cp("test/fixtures/minimal", join(project, "data"), { recursive: true });
-    await execFileAsync("mkfifo", [join(project, "data/keys.demo.txt")]);
+    await rm(join(project, "data/keys.dev.txt"));
+    await execFileAsync("mkfifo", [join(project, "data/keys.dev.txt")]);
     const built = await execFileWithout(
       "SPI_API_KEYS",
       ["build", "--data", "data", "--now", NOW],
       project,
     );
     expect(built.stderr.split("\n")[0]).toBe(
-      "data/keys.demo.txt:1:1: is a FIFO (named pipe), not a regular file",
+      "data/keys.dev.txt:1:1: is a FIFO (named pipe), not a regular file",
     );
     expect(built.code).toBe(1);
   });
