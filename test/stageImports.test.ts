@@ -16,6 +16,7 @@ const FLOORS: Record<string, number> = {
   render: 5,
   edge: 5,
   publish: 6,
+  dns: 6, // the DNS records radios need, from the loaded model
   "": 7, // src/*.ts: buildSite wires the stages
   serve: 8,
   verify: 8,

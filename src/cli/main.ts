@@ -27,6 +27,7 @@ Examples:
   $ spi-static build                                   build ./data into ./out
   $ spi-static build --now 2026-11-23T04:00:00Z --json reproducible, summary as JSON
   $ spi-static verify https://spi.example.org --key "$KEY"  check a deployment like a client
+  $ spi-static dns                                     the DNS records radios need to find the site
 
 Exit codes: 0 ok, 1 invalid input (nothing written), 2 usage error, 3 other failure
 (e.g. the output folder cannot be written, or a verify check failed), 4 another build is

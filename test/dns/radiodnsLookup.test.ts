@@ -2,6 +2,8 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createSocket } from "node:dgram";
 import { Resolver } from "node:dns/promises";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { createServer as createHttpsServer, request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,6 +17,9 @@ import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
  * hold once they are registered), and `spi-static serve` serves the built site. The receiver
  * below knows nothing but a bearer and a DNS server, as a radio does (TS 103 270, TS 102 818
  * §10): bearer → lookup name → CNAME → SRV → host:port → SI.xml → its service → today's PI.
+ * `_radiospi` means HTTPS: a TLS front with a certificate for the SRV target (made here with
+ * openssl, trusted by the receiver) passes requests to the preview, as a CDN would to the
+ * worker; `_radioepg` points at the preview's plain HTTP port.
  * NSD comes from .ci/system-packages; without it this test fails, it is never skipped.
  */
 
@@ -28,6 +33,9 @@ interface Running {
   root: string;
   outDir: string;
   servePort: number;
+  tlsPort: number;
+  /** The TLS front's self-signed certificate: the receiver trusts it. */
+  certificate: string;
   resolver: Resolver;
   stop: () => Promise<void>;
 }
@@ -93,11 +101,10 @@ async function startWorld(pi: "keyed" | "open"): Promise<Running> {
   const outDir = join(root, "out");
   await cp(DATA_DIR, dataDir, { recursive: true });
   const servePort = await freePort();
+  const tlsPort = await freePort();
   const providerPath = join(dataDir, "provider.yaml");
   const provider = await readFile(providerPath, "utf8");
-  // The preview speaks plain HTTP on loopback, where the edge accepts a key: both SRV records
-  // name its port (a deployment has HTTPS on 443 and HTTP on 80 behind the same names).
-  const discovery = `$&  httpsPort: ${servePort}\n  httpPort: ${servePort}\n  pi: ${pi}\n`;
+  const discovery = `$&  httpsPort: ${tlsPort}\n  httpPort: ${servePort}\n  pi: ${pi}\n`;
   await writeFile(providerPath, provider.replace(/^discovery:.*\n/m, discovery));
 
   const build = await runCli(
@@ -162,13 +169,50 @@ async function startWorld(pi: "keyed" | "open"): Promise<Running> {
     BUILD_NOW,
   ]);
   const serveExit = new Promise<void>((done) => serve.on("exit", () => done()));
+  execFileSync("openssl", [
+    ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
+    ...["-keyout", join(root, "key.pem"), "-out", join(root, "cert.pem"), "-days", "1"],
+    ...["-subj", `/CN=${SITE_HOST}`, "-addext", `subjectAltName=DNS:${SITE_HOST}`],
+  ]);
+  const certificate = await readFile(join(root, "cert.pem"), "utf8");
+  // The TLS front: every request passed as it came to the preview over loopback.
+  const front = createHttpsServer(
+    { key: await readFile(join(root, "key.pem")), cert: certificate },
+    (incoming, outgoing) => {
+      const upstream = httpRequest(
+        {
+          host: "127.0.0.1",
+          port: servePort,
+          method: incoming.method,
+          path: incoming.url,
+          headers: incoming.headers,
+        },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      upstream.on("error", () => outgoing.writeHead(502).end());
+      incoming.pipe(upstream);
+    },
+  );
+  await new Promise<void>((done) => front.listen(tlsPort, "127.0.0.1", done));
   const stop = async () => {
     nsd.kill("SIGTERM");
     serve.kill("SIGTERM");
+    await new Promise((done) => front.close(done));
     await Promise.all([nsdExit, serveExit]);
     await rm(root, { recursive: true, force: true });
   };
-  const world: Running = { root, outDir, servePort, resolver: new Resolver(), stop };
+  const world: Running = {
+    root,
+    outDir,
+    servePort,
+    tlsPort,
+    certificate,
+    resolver: new Resolver(),
+    stop,
+  };
   running.push(world);
   await Promise.all([
     waitForOutput(nsd, "nsd started", "nsd"),
@@ -181,7 +225,12 @@ async function startWorld(pi: "keyed" | "open"): Promise<Running> {
 /** What a radio knows after the lookup: where to fetch, and whether to send its key. */
 interface Found {
   fqdn: string;
-  baseUrl: string;
+  /** https for radiospi, http for radioepg (TS 102 818 §10.2.2). */
+  scheme: "https" | "http";
+  /** The SRV target: the name the TLS certificate must carry. */
+  host: string;
+  address: string;
+  port: number;
   sendsKey: boolean;
 }
 
@@ -202,11 +251,42 @@ async function lookUp(resolver: Resolver, bearer: string, keyless: boolean): Pro
   const chosen = keyless ? epg : (spi ?? epg);
   if (!chosen) throw new Error(`no SRV record at ${fqdn}`);
   const [address] = await resolver.resolve4(chosen.name);
+  if (!address) throw new Error(`no address for ${chosen.name}`);
+  const secure = chosen === spi;
   return {
     fqdn,
-    baseUrl: `http://${address}:${chosen.port}`,
-    sendsKey: chosen === spi,
+    scheme: secure ? "https" : "http",
+    host: chosen.name,
+    address,
+    port: chosen.port,
+    sendsKey: secure,
   };
+}
+
+/** GET over the scheme the SRV record gave; over TLS the certificate must name the SRV target. */
+function get(
+  world: Running,
+  found: Found,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  const options = { host: found.address, port: found.port, path, headers };
+  return new Promise((done, fail) => {
+    const answer = (response: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () =>
+        done({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+      );
+      response.on("error", fail);
+    };
+    const request =
+      found.scheme === "https"
+        ? httpsRequest({ ...options, servername: found.host, ca: world.certificate }, answer)
+        : httpRequest(options, answer);
+    request.on("error", fail);
+    request.end();
+  });
 }
 
 /** The service element of the SI that lists `bearer`, and its radiodns element. */
@@ -233,28 +313,29 @@ async function receive(
 ) {
   const found = await lookUp(world.resolver, bearer, options.keyless ?? false);
   expect(found.fqdn).toBe(FQDN);
-  expect(found.baseUrl).toBe(`http://127.0.0.1:${world.servePort}`);
+  expect(found.address).toBe("127.0.0.1");
+  expect(found.port).toBe(found.scheme === "https" ? world.tlsPort : world.servePort);
   const headers: Record<string, string> = found.sendsKey
     ? { authorization: `ClientIdentifier ${KEY}` }
     : {};
-  const siResponse = await fetch(`${found.baseUrl}/radiodns/spi/3.1/SI.xml`, { headers });
+  const siResponse = await get(world, found, "/radiodns/spi/3.1/SI.xml", headers);
   expect(siResponse.status).toBe(200);
-  const service = serviceOf(await siResponse.text(), options.listedAs ?? bearer);
+  const service = serviceOf(siResponse.body, options.listedAs ?? bearer);
   // TS 102 818 §10.2.1: the bearer is trusted because its lookup led to the SI's FQDN.
   expect(service.fqdn).toBe(found.fqdn);
 
-  const get = (path: string, withHeaders = headers) =>
-    fetch(`${found.baseUrl}/radiodns/spi/3.1/${path}/${TODAY}_PI.xml`, { headers: withHeaders });
-  const byBearer = await get(serviceIdentifierFromBearer);
-  const byId = await get(`id/${service.fqdn}/${service.serviceIdentifier}`);
+  const pi = (path: string, withHeaders = headers) =>
+    get(world, found, `/radiodns/spi/3.1/${path}/${TODAY}_PI.xml`, withHeaders);
+  const byBearer = await pi(serviceIdentifierFromBearer);
+  const byId = await pi(`id/${service.fqdn}/${service.serviceIdentifier}`);
   expect([byBearer.status, byId.status]).toEqual([200, 200]);
   const file = await readFile(
     join(world.outDir, `radiodns/spi/3.1/id/${FQDN}/${service.serviceIdentifier}/${TODAY}_PI.xml`),
     "utf8",
   );
-  expect(await byBearer.text()).toBe(file);
-  expect(await byId.text()).toBe(file);
-  const withoutKey = await get(serviceIdentifierFromBearer, {});
+  expect(byBearer.body).toBe(file);
+  expect(byId.body).toBe(file);
+  const withoutKey = await pi(serviceIdentifierFromBearer, {});
   return { found, service, withoutKeyStatus: withoutKey.status };
 }
 
@@ -273,7 +354,7 @@ describe("a radio finds the example broadcaster through real DNS", () => {
       "dab:4e1.4fe1.4e01.0",
       "dab/4e1/4fe1/4e01/0",
     );
-    expect(found.sendsKey).toBe(true);
+    expect([found.scheme, found.sendsKey]).toEqual(["https", true]);
     expect(service.serviceIdentifier).toBe("news");
     expect(withoutKeyStatus).toBe(401);
   });
@@ -298,10 +379,12 @@ describe("a radio finds the example broadcaster through real DNS", () => {
   it("open PI: _radioepg too, and a keyless client gets SI and PI by bearer and by id", async () => {
     const srv = await open.resolver.resolveSrv(`_radioepg._tcp.${FQDN}`);
     expect(srv).toEqual([{ name: SITE_HOST, port: open.servePort, priority: 0, weight: 100 }]);
+    const spi = await open.resolver.resolveSrv(`_radiospi._tcp.${FQDN}`);
+    expect(spi).toEqual([{ name: SITE_HOST, port: open.tlsPort, priority: 0, weight: 100 }]);
     const dab = await receive(open, "dab:4e1.4fe1.4e01.0", "dab/4e1/4fe1/4e01/0", {
       keyless: true,
     });
-    expect(dab.found.sendsKey).toBe(false);
+    expect([dab.found.scheme, dab.found.sendsKey]).toEqual(["http", false]);
     expect(dab.withoutKeyStatus).toBe(200);
     const fm = await receive(open, "fm:4e1.4e01.09580", "fm/4e1/4e01/09580", { keyless: true });
     expect(fm.service.serviceIdentifier).toBe("news");

@@ -130,11 +130,20 @@ const logo = fc.record(
 
 const hex = (digits: number) =>
   fc.string({ unit: oneOf(..."0123456789abcdef"), minLength: digits, maxLength: digits });
+/** A country id and an allocated ECC: the GCC a radio builds (validate refuses any other). */
+const country = fc.tuple(
+  oneOf(..."123456789abcdef"),
+  fc.integer({ min: 0xa0, max: 0xf9 }).map((ecc) => ecc.toString(16)),
+);
 const dabBearer = fc.record(
   {
     id: fc
-      .tuple(hex(3), hex(4), mostly(fc.oneof(hex(4), hex(8)), hex(6)), hex(1))
-      .map((parts) => `dab:${parts.join(".")}`),
+      .tuple(country, hex(4), mostly(fc.oneof(hex(3), hex(5)), hex(6)), fc.boolean(), hex(1))
+      .map(([[id, ecc], eid, ref, long, scids]) => {
+        const sid =
+          ref.length === 5 || long ? `${ecc}${id}${ref.padStart(5, "0").slice(-5)}` : `${id}${ref}`;
+        return `dab:${id}${ecc}.${eid}.${sid}.${scids}`;
+      }),
     mimeValue: oneOf("audio/mpeg", "audio/aacp"),
     cost: fc.nat(100),
     offset: fc.nat(5000),
@@ -144,8 +153,11 @@ const dabBearer = fc.record(
 const fmBearer = fc.record(
   {
     id: fc
-      .tuple(hex(3), hex(4), fc.integer({ min: 8750, max: 10800 }))
-      .map(([gcc, pi, frequency]) => `fm:${gcc}.${pi}.${String(frequency).padStart(5, "0")}`),
+      .tuple(country, hex(3), fc.integer({ min: 8750, max: 10800 }))
+      .map(
+        ([[id, ecc], pi, frequency]) =>
+          `fm:${id}${ecc}.${id}${pi}.${String(frequency).padStart(5, "0")}`,
+      ),
     cost: fc.nat(100),
   },
   { requiredKeys: ["id"] },
