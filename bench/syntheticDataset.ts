@@ -122,6 +122,7 @@ function service(index: number) {
     links: [
       { uri: `https://www.bench.example/${id}`, mimeValue: "text/html", description: "Website" },
     ],
+    // SId and PI code start with Switzerland's country id 4, as GCC 4e1 requires.
     bearers: {
       dab: [{ id: `dab:4e1.4fe1.4${hex.padStart(3, "0")}.0`, mimeValue: "audio/aacp" }],
       ...(index % 2 === 0 ? { fm: [{ id: `fm:4e1.4${hex.padStart(3, "0")}.09870` }] } : {}),

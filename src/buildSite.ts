@@ -1,9 +1,11 @@
 import { fingerprintBuild } from "./buildFingerprint.js";
+import { debug } from "./debug/debugLog.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
 import { InputError, type InputProblem } from "./load/inputProblem.js";
 import type { DataReport } from "./loadAndSchedule.js";
 import type { BuildStamp } from "./publish/buildStamp.js";
+import { refuseHostChange } from "./publish/hostChange.js";
 import {
   findUpToDateSite,
   type PublishOptions,
@@ -27,6 +29,8 @@ export interface BuildOptions {
   keepGoing?: boolean;
   /** Render and compare every document even when the published files are up to date. */
   force?: boolean;
+  /** Publish under a new radiodnsHost, deleting the PI files under the old one (`--change-host`). */
+  changeHost?: boolean;
   /** Sees the validated, laid-out data this build renders (the EPG preview shows the same). */
   onValidated?: (report: DataReport) => void;
 }
@@ -61,11 +65,13 @@ export async function buildSite({
   publish,
   keepGoing = false,
   force = false,
+  changeHost = false,
   onValidated,
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
   const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests });
+  if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
     ? undefined
     : await findUpToDateSite<StampedReport>(outDir, inputs, now, publish);
@@ -92,6 +98,7 @@ export async function buildSite({
     throw new InputError(problems);
   }
   const { broadcaster } = scheduled;
+  refuseHostChange(outDir, broadcaster.provider.radiodnsHost, changeHost);
   const edgeFiles = await renderEdgeFiles(
     edgeSiteOf(broadcaster, apiKeys.digests),
     broadcaster.provider.radiodnsHost,

@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, readlink } from "node:fs/promises";
 import { join, relative } from "node:path";
 
 /** Every file below `dir`, as sorted relative paths. */
@@ -16,4 +16,22 @@ export async function readTree(dir: string): Promise<Map<string, string>> {
   return new Map(
     await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const)),
   );
+}
+
+/**
+ * Everything below `dir` without following a link or opening a special file: folders, file
+ * contents, link targets, FIFOs. Equal snapshots: nothing in the tree was changed.
+ */
+export async function snapshotTree(dir: string): Promise<Map<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const snapshot = new Map<string, string>();
+  for (const entry of entries) {
+    const path = join(entry.parentPath, entry.name);
+    const name = relative(dir, path);
+    if (entry.isFile()) snapshot.set(name, `file ${await readFile(path, "utf8")}`);
+    else if (entry.isSymbolicLink()) snapshot.set(name, `link ${await readlink(path)}`);
+    else if (entry.isDirectory()) snapshot.set(name, "folder");
+    else snapshot.set(name, "special");
+  }
+  return snapshot;
 }

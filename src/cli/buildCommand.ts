@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { DEMO_KEYS_FILE, MissingKeysError } from "../edge/apiKeys.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
 import { BuildLockBusyError } from "../publish/buildLock.js";
+import { HostChangeError } from "../publish/hostChange.js";
 import { PublishError } from "../publish/publishError.js";
 import { isCalendarDate } from "../time/plainDate.js";
 import { countOf } from "./countOf.js";
@@ -9,6 +10,15 @@ import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
 import { progressLine } from "./progressLine.js";
 import { UsageError } from "./usageError.js";
+
+/**
+ * `--keys-file ""` (say, an unset variable in a cron line) must not read as "no keys file": the
+ * build would fall back to $SPI_API_KEYS or the public demo key.
+ */
+export function parseKeysFilePath(value: string): string {
+  if (value.trim() === "") throw new InvalidArgumentError("expected the path of a keys file");
+  return value;
+}
 
 /** `--now` must name an instant, so a build never depends on the host's zone. */
 export function parseInstant(value: string): number {
@@ -64,12 +74,17 @@ export function registerBuildCommand(program: Command) {
     .option("--quiet", "print nothing on success")
     .option("--json", "print the summary as one line of JSON")
     .option(
+      "--change-host",
+      "publish under a changed radiodnsHost, deleting the PI files under the old one (clients that know the old URLs get 404)",
+    )
+    .option(
       "--keep-going",
       "publish the services without errors and list the broken ones (exit code 1) instead of writing nothing",
     )
     .option(
       "--keys-file <path>",
       "API keys for the edge rules, one per line (default: $SPI_API_KEYS, else the data folder's keys.dev.txt or keys.demo.txt)",
+      parseKeysFilePath,
     )
     .option(
       "--keys-at-edge",
@@ -96,6 +111,7 @@ export function registerBuildCommand(program: Command) {
         keysFile?: string;
         keysAtEdge?: boolean;
         keepGoing?: boolean;
+        changeHost?: boolean;
         force?: boolean;
       }) => {
         const dataDir = resolveDataDir(options.data);
@@ -114,6 +130,7 @@ export function registerBuildCommand(program: Command) {
             publish: { lock: { waitMs: options.wait * 1000 }, onProgress: progress?.update },
             keepGoing: options.keepGoing,
             force: options.force,
+            changeHost: options.changeHost,
           });
           progress?.clear();
           const broken = summary.brokenServices;
@@ -175,7 +192,9 @@ export function registerBuildCommand(program: Command) {
             process.exitCode = busy ? EXIT.busy : EXIT.failure;
             return;
           }
-          if (error instanceof MissingKeysError) throw new UsageError(error.message);
+          if (error instanceof MissingKeysError || error instanceof HostChangeError) {
+            throw new UsageError(error.message);
+          }
           if (!(error instanceof InputError)) throw error;
           if (options.json) {
             console.log(JSON.stringify({ ok: false, problems: error.problems }));

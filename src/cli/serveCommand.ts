@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
-import { parseInstant } from "./buildCommand.js";
+import { parseInstant, parseKeysFilePath } from "./buildCommand.js";
 import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
 
@@ -46,6 +46,7 @@ function addServeOptions(command: Command): Command {
     .option(
       "--keys-file <path>",
       "with --watch: API keys for the builds, as for build (default: $SPI_API_KEYS, else the demo key)",
+      parseKeysFilePath,
     );
 }
 
@@ -100,7 +101,7 @@ async function serve(options: ServeOptions) {
     });
     if (!existsSync(join(options.out, WORKER_PATH))) {
       console.error(
-        `spi-static: nothing to serve: ${options.out} holds no build and the data is invalid; fix it and start again`,
+        `spi-static: nothing to serve: the first build failed (above) and ${options.out} holds no earlier one; fix it and start again`,
       );
       await watcher.close();
       process.exitCode = EXIT.invalidInput;

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { type Command, InvalidArgumentError } from "commander";
 import { formatProblem, InputError } from "../load/inputProblem.js";
-import { parseInstant } from "./buildCommand.js";
+import { parseInstant, parseKeysFilePath } from "./buildCommand.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./usageError.js";
 
@@ -57,7 +57,11 @@ export function registerVerifyCommand(program: Command) {
       parseBaseUrl,
     )
     .option("--key <key>", "a valid API key (default: $SPI_VERIFY_KEY)")
-    .option("--keys-file <path>", "take the key from this keys file (its first key)")
+    .option(
+      "--keys-file <path>",
+      "take the key from this keys file (its first key)",
+      parseKeysFilePath,
+    )
     .option(
       "--without-key",
       "check without a key: the checks that need one are skipped, as expected (otherwise a skip fails)",
@@ -83,9 +87,10 @@ failed or the site cannot be reached.`,
     .action(async (baseUrl: string, options: VerifyCommandOptions) => {
       const { VerifyUsageError, verifySite } = await import("../verify/verifySite.js");
       try {
-        const key = options.keysFile
-          ? await firstKeyOf(options.keysFile)
-          : (options.key ?? process.env.SPI_VERIFY_KEY);
+        const key =
+          options.keysFile !== undefined
+            ? await firstKeyOf(options.keysFile)
+            : (options.key ?? process.env.SPI_VERIFY_KEY);
         const report = await verifySite({
           baseUrl,
           key,

@@ -103,7 +103,7 @@ export async function resolveApiKeys(dataDir: string, sources: KeySources): Prom
   let keys: string[];
   let origin: string;
   let demo = false;
-  if (sources.keysFile) {
+  if (sources.keysFile !== undefined) {
     keys = await readKeysFile(sources.keysFile);
     origin = sources.keysFile;
   } else if (sources.keysList?.trim()) {

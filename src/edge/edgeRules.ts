@@ -43,7 +43,12 @@ export interface AssetFetcher {
 /** The worker's environment (Cloudflare bindings, or what the preview server passes). */
 export interface EdgeEnv {
   ASSETS: AssetFetcher;
-  /** Comma-separated SHA-256 digests; when set (non-empty) they replace the build's digests. */
+  /**
+   * SHA-256 digests (hex, any case) separated by commas, semicolons or white space, or pasted
+   * `sha256sum` lines (`<hex>  -`); when set (non-empty) they replace the build's digests. Read
+   * as untrusted: a binding of another type, or any entry that is not a digest, makes every
+   * keyed request a 503 `keys-misconfigured` (never a crash, never a silently dropped digest).
+   */
   API_KEY_SHA256?: string;
   /** An ISO instant used as "now" instead of the clock: for tests and previews of another day. */
   SPI_FIXED_NOW?: string;
@@ -54,14 +59,14 @@ export interface EdgeWorker {
 }
 
 /** The statuses the rules can answer with; anything else is a bug (the property test checks). */
-export const EDGE_STATUSES = [200, 304, 400, 401, 403, 404, 405] as const;
+export const EDGE_STATUSES = [200, 304, 400, 401, 403, 404, 405, 503] as const;
 
 export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   const XML_TYPE = "application/xml; charset=utf-8";
   const PRIVATE = "private, no-store";
   const ALLOW = "GET, HEAD";
   const DAY_MS = 86_400_000;
-  const DIGEST = /^[0-9a-f]{64}$/;
+  const DIGEST = /^[0-9a-f]{64}$/i;
   /** On every SI and PI answer but 405: the key decides them, so no shared cache may mix callers. */
   const KEYED = { Vary: "Authorization" };
   const NO_SNIFF = { "X-Content-Type-Options": "nosniff" };
@@ -139,13 +144,24 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     );
   }
 
-  function configuredDigests(env: EdgeEnv): string[] {
-    const fromEnv = env.API_KEY_SHA256?.trim();
-    if (!fromEnv) return site.keyDigests;
-    return fromEnv
-      .split(",")
-      .map((digest) => digest.trim().toLowerCase())
-      .filter((digest) => DIGEST.test(digest));
+  /** The digests keys are checked against, or what is wrong with the API_KEY_SHA256 secret. */
+  function configuredDigests(env: EdgeEnv): { digests: string[] } | { problem: string } {
+    const secret: unknown = env.API_KEY_SHA256;
+    if (secret === undefined || secret === null) return { digests: site.keyDigests };
+    if (typeof secret !== "string") return { problem: "API_KEY_SHA256 is not text" };
+    const entries = secret.split(/[\s,;]+/).filter((entry) => entry !== "");
+    if (entries.length === 0) return { digests: site.keyDigests };
+    const digests: string[] = [];
+    for (const [index, entry] of entries.entries()) {
+      // `sha256sum` prints "<hex>  -" for its input ("*-" in binary mode): the dash is no entry.
+      const dashOfSum = (entry === "-" || entry === "*-") && DIGEST.test(entries[index - 1] ?? "");
+      if (DIGEST.test(entry)) digests.push(entry.toLowerCase());
+      else if (!dashOfSum) {
+        // Its position only: a plain key pasted by mistake must not be echoed.
+        return { problem: `entry ${index + 1} of API_KEY_SHA256 is not a SHA-256 digest` };
+      }
+    }
+    return { digests };
   }
 
   function sameInConstantTime(a: string, b: string): boolean {
@@ -299,7 +315,18 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
       // The key travelled in clear text: refuse it, like the public API, so clients fix it.
       return failure(request, 400, "https-required", "Send the API key over HTTPS only.", KEYED);
     }
-    const valid = sent.kind === "key" && (await keyIsValid(sent.key, configuredDigests(env)));
+    const configured = sent.kind === "key" ? configuredDigests(env) : { digests: [] };
+    if ("problem" in configured) {
+      // No key can be checked: say so (verify reports it) rather than 403 every valid key.
+      return failure(
+        request,
+        503,
+        "keys-misconfigured",
+        `No API key can be checked: ${configured.problem} (64 hex digits each).`,
+        KEYED,
+      );
+    }
+    const valid = sent.kind === "key" && (await keyIsValid(sent.key, configured.digests));
     if (sent.kind === "key" && !valid) {
       return failure(request, 403, "key-invalid", "The API key is not valid.", KEYED);
     }

@@ -7,12 +7,14 @@ import type { YamlFile } from "./readYamlFile.js";
  * A service's DAB and FM bearers as RadioDNS needs them: a GCC that agrees with the SId or PI
  * code (a receiver builds the lookup from those), and no bearer that another service, or this
  * one, already claims — a radio tuned to it must find one service and one PI path.
- * `inUse` holds where each bearer was first given, across the services read so far.
+ * `inUse` holds where each bearer was first given, across the services read so far, located
+ * only if a message needs it: locating builds the file's yaml Document, which a valid file never
+ * needs otherwise.
  */
 export function checkBearers(
   input: ServiceInput,
   file: YamlFile,
-  inUse: Map<string, SourceRef>,
+  inUse: Map<string, () => SourceRef>,
 ): InputProblem[] {
   const problems: InputProblem[] = [];
   for (const system of ["dab", "fm"] as const) {
@@ -23,10 +25,9 @@ export function checkBearers(
       if (wrongGcc) problems.push(file.error(path, wrongGcc));
       const earlier = inUse.get(id);
       if (earlier) {
-        problems.push(file.error(path, `${id} is also claimed at ${formatSourceRef(earlier)}`));
+        problems.push(file.error(path, `${id} is also claimed at ${formatSourceRef(earlier())}`));
       } else {
-        const { file: where, line, column, field } = file.locate(path);
-        inUse.set(id, { file: where, line, column, field });
+        inUse.set(id, () => file.locate(path));
       }
     }
   }

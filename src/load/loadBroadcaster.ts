@@ -66,7 +66,7 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
   const givenCrids = new Map<string, SourceRef>();
   // Each DAB/FM bearer with the service file that claimed it first: a radio tuned to it must
   // find one service, so the edge rules can map its PI path to one.
-  const bearersInUse = new Map<string, SourceRef>();
+  const bearersInUse = new Map<string, () => SourceRef>();
   for (const path of serviceFiles ?? []) {
     const own: InputProblem[] = [];
     const file = await read(path, own);

@@ -5,7 +5,7 @@ import { didYouMean } from "./closestName.js";
 import { findDeadAir } from "./findDeadAir.js";
 import { imageMimeType } from "./imageMimeType.js";
 import type { InputProblem } from "./inputProblem.js";
-import type { GridSlotInput, ScheduleInput } from "./inputSchema.js";
+import type { DatedEntry, GridSlotInput, ScheduleInput } from "./inputSchema.js";
 import type { YamlFile } from "./readYamlFile.js";
 
 /**
@@ -18,10 +18,29 @@ export function loadSchedule(
   file: YamlFile,
   problems: InputProblem[],
 ): Schedule {
+  const slots = slotReader(input, file, problems);
+  const week = loadWeek(input, file, slots, problems);
+  const dates = loadDatedDays(input, week, file, slots, problems);
+  checkShows(input, slots.usedShows, file, problems);
+  const schedule = { shows: input.shows, week, dates };
+  for (const problem of findDeadAir(schedule)) problems.push(problem);
+  return schedule;
+}
+
+/** Reads slots and specials, checking each one's show and length, and notes the shows used. */
+interface SlotReader {
+  slots(inputs: GridSlotInput[], path: PropertyKey[]): Slot[];
+  special(input: SpecialInput, path: PropertyKey[]): SpecialSlot;
+  usedShows: Set<string>;
+}
+
+type SpecialInput = NonNullable<DatedEntry["specials"]>[number];
+
+function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem[]): SlotReader {
   const showIds = Object.keys(input.shows);
-  const used = new Set<string>();
+  const usedShows = new Set<string>();
   const useShow = (show: string, path: PropertyKey[]) => {
-    used.add(show);
+    usedShows.add(show);
     if (!(show in input.shows)) {
       problems.push(
         file.error(path, `show "${show}" is not defined under shows${didYouMean(show, showIds)}`),
@@ -33,25 +52,47 @@ export function loadSchedule(
       problems.push(file.error([...path, "end"], `ends when it starts (${start})`));
     }
   };
-  const toSlots = (slots: GridSlotInput[], base: PropertyKey[]): Slot[] =>
-    slots.map((slot, i) => {
-      useShow(slot.show, [...base, i, "show"]);
-      checkLength(slot.start, slot.end, [...base, i]);
+  return {
+    usedShows,
+    slots: (inputs, base) =>
+      inputs.map((slot, i) => {
+        useShow(slot.show, [...base, i, "show"]);
+        checkLength(slot.start, slot.end, [...base, i]);
+        return {
+          start: toMinutes(slot.start),
+          end: slot.end === undefined ? undefined : toMinutes(slot.end),
+          show: slot.show,
+          origin: file.origin([...base, i]),
+        };
+      }),
+    special: (special, path) => {
+      useShow(special.show, [...path, "show"]);
+      checkLength(special.start, special.end, path);
       return {
-        start: toMinutes(slot.start),
-        end: slot.end === undefined ? undefined : toMinutes(slot.end),
-        show: slot.show,
-        origin: file.origin([...base, i]),
+        start: toMinutes(special.start),
+        end: toMinutes(special.end),
+        show: special.show,
+        crid: special.crid,
+        origin: file.origin(path),
       };
-    });
+    },
+  };
+}
 
+/** The weekly grid: each weekday's slots, a weekday claimed by two grid entries reported. */
+function loadWeek(
+  input: ScheduleInput,
+  file: YamlFile,
+  reader: SlotReader,
+  problems: InputProblem[],
+): Record<Weekday, Slot[]> {
   const week = Object.fromEntries(weekdayNames.map((d) => [d, [] as Slot[]])) as Record<
     Weekday,
     Slot[]
   >;
   const claimedBy = new Map<Weekday, number>();
   input.grid.forEach((block, b) => {
-    const slots = toSlots(block.slots, ["grid", b, "slots"]);
+    const slots = reader.slots(block.slots, ["grid", b, "slots"]);
     for (const day of expandWeekdaySet(block.days)) {
       const other = claimedBy.get(day);
       if (other !== undefined) {
@@ -75,7 +116,17 @@ export function loadSchedule(
       ),
     );
   }
+  return week;
+}
 
+/** The dated days: a day's own slots or another weekday's grid, and the specials laid over. */
+function loadDatedDays(
+  input: ScheduleInput,
+  week: Record<Weekday, Slot[]>,
+  file: YamlFile,
+  reader: SlotReader,
+  problems: InputProblem[],
+): Map<string, DatedDay> {
   const dates = new Map<string, DatedDay>();
   (input.dates ?? []).forEach((entry, e) => {
     const base = ["dates", e];
@@ -93,21 +144,13 @@ export function loadSchedule(
     if (!entry.like && !entry.slots && !entry.specials) {
       problems.push(file.warning(base, "changes nothing (give like, slots or specials)"));
     }
-    const specials = (entry.specials ?? []).map((special, i): SpecialSlot => {
-      useShow(special.show, [...base, "specials", i, "show"]);
-      checkLength(special.start, special.end, [...base, "specials", i]);
-      return {
-        start: toMinutes(special.start),
-        end: toMinutes(special.end),
-        show: special.show,
-        crid: special.crid,
-        origin: file.origin([...base, "specials", i]),
-      };
-    });
+    const specials = (entry.specials ?? []).map((special, i) =>
+      reader.special(special, [...base, "specials", i]),
+    );
     dates.set(entry.date, {
       date: entry.date,
       slots: entry.slots
-        ? toSlots(entry.slots, [...base, "slots"])
+        ? reader.slots(entry.slots, [...base, "slots"])
         : entry.like
           ? week[entry.like]
           : undefined,
@@ -115,7 +158,16 @@ export function loadSchedule(
       origin: file.origin(base),
     });
   });
+  return dates;
+}
 
+/** Each show's medium name and images, and a warning for a show no slot uses. */
+function checkShows(
+  input: ScheduleInput,
+  usedShows: Set<string>,
+  file: YamlFile,
+  problems: InputProblem[],
+) {
   for (const [id, show] of Object.entries(input.shows)) {
     checkMediumName(show.name, file, ["shows", id, "name"], problems);
     show.images?.forEach((image, i) => {
@@ -129,7 +181,7 @@ export function loadSchedule(
         );
       }
     });
-    if (!used.has(id)) {
+    if (!usedShows.has(id)) {
       problems.push({
         ...file.locateKey(["shows", id]),
         severity: "warning",
@@ -137,10 +189,6 @@ export function loadSchedule(
       });
     }
   }
-
-  const schedule = { shows: input.shows, week, dates };
-  for (const problem of findDeadAir(schedule)) problems.push(problem);
-  return schedule;
 }
 
 const toMinutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));

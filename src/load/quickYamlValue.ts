@@ -9,18 +9,29 @@ import { isScalar, type ScalarTag, Schema } from "yaml";
  * on itself: a syntax error, a duplicate or non-text key, tags, directives, other than one
  * document, a document that is not a mapping or a list, an implicit key over `yaml`'s
  * 1024-character limit, aliases beyond the simple reuse of an anchored value. The `yaml`
- * Document then decides, with its own messages.
+ * Document then decides, with its own messages; `declined` hears why (the debug channel says it).
  */
-export function quickYamlValue(text: string): QuickYaml | undefined {
-  try {
-    return valueOfEvents(text, parseEvents(text, {}));
-  } catch {
-    // A syntax error, or anything else js-yaml throws at: `yaml` decides, with its own message.
+export function quickYamlValue(
+  text: string,
+  declined: (reason: string) => void = () => {},
+): QuickYaml | undefined {
+  const decline = (reason: string) => {
+    declined(reason);
     return undefined;
+  };
+  try {
+    return valueOfEvents(text, parseEvents(text, {}), decline);
+  } catch (error) {
+    // A syntax error, or anything else js-yaml throws at: `yaml` decides, with its own message.
+    return decline(`js-yaml stopped: ${String(error).split("\n")[0]}`);
   }
 }
 
-function valueOfEvents(text: string, events: Event[]): QuickYaml | undefined {
+function valueOfEvents(
+  text: string,
+  events: Event[],
+  decline: (reason: string) => undefined,
+): QuickYaml | undefined {
   let documents = 0;
   let root: unknown = null;
   const open: Collection[] = [];
@@ -43,17 +54,19 @@ function valueOfEvents(text: string, events: Event[]): QuickYaml | undefined {
     switch (event.type) {
       case EVENT_ID.DOCUMENT:
         documents++;
-        if (documents > 1 || event.directives.length > 0) return undefined;
+        if (documents > 1 || event.directives.length > 0) {
+          return decline("a second document or a directive");
+        }
         break;
       case EVENT_ID.ALIAS: {
         // `yaml` limits how often an anchor may be used, counting aliases inside anchored
         // values too; a simple reuse stays far below its limit.
         const value = anchors.get(text.slice(event.anchorStart, event.anchorEnd));
         if (value === undefined || open.includes(value as Collection) || awaitsKey(open)) {
-          return undefined;
+          return decline("an alias of an unknown or enclosing anchor, or as a key");
         }
         if (++aliases > 100 || open.some((collection) => collection.anchor !== undefined)) {
-          return undefined;
+          return decline("aliases beyond the simple reuse of an anchored value");
         }
         // Reached by two paths now, so its start is not where each path leads.
         if (typeof value === "object" && value !== null) starts.delete(value);
@@ -62,7 +75,9 @@ function valueOfEvents(text: string, events: Event[]): QuickYaml | undefined {
       }
       case EVENT_ID.SEQUENCE:
       case EVENT_ID.MAPPING: {
-        if (event.tagStart !== NONE || awaitsKey(open)) return undefined;
+        if (event.tagStart !== NONE || awaitsKey(open)) {
+          return decline("a tagged mapping or list, or one as a key");
+        }
         const anchor = anchorOf(event);
         const collection: Collection = {
           value: event.type === EVENT_ID.MAPPING ? {} : [],
@@ -75,7 +90,7 @@ function valueOfEvents(text: string, events: Event[]): QuickYaml | undefined {
         break;
       }
       case EVENT_ID.SCALAR: {
-        if (event.tagStart !== NONE) return undefined;
+        if (event.tagStart !== NONE) return decline("a tagged scalar");
         const source = getScalarValue(text, event);
         const plain = event.style === SCALAR_STYLE.PLAIN;
         const anchor = anchorOf(event);
@@ -89,13 +104,15 @@ function valueOfEvents(text: string, events: Event[]): QuickYaml | undefined {
             Object.hasOwn(parent.value, source) ||
             text.indexOf(":", event.valueEnd) - event.valueStart > 1000
           ) {
-            return undefined;
+            return decline(
+              `the key at offset ${event.valueStart}: anchored, not text, repeated or long`,
+            );
           }
           parent.key = source;
           break;
         }
         const value = plain ? resolvePlain(source) : source;
-        if (value === UNRESOLVED) return undefined;
+        if (value === UNRESOLVED) return decline(`a plain scalar at offset ${event.valueStart}`);
         if (anchor !== undefined) anchors.set(anchor, value);
         add(value);
         break;
@@ -115,7 +132,9 @@ function valueOfEvents(text: string, events: Event[]): QuickYaml | undefined {
   // A scalar as the whole document is never valid input, and the two parsers read the
   // indentation indicator of a block scalar there differently.
   const isCollection = root !== null && typeof root === "object";
-  return documents === 1 && isCollection ? { value: root, starts } : undefined;
+  return documents === 1 && isCollection
+    ? { value: root, starts }
+    : decline("not one document holding a mapping or a list");
 }
 
 export interface QuickYaml {

@@ -13,6 +13,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
+import { debug } from "../debug/debugLog.js";
 import type { DataFolder, UnreadableFile } from "./dataFolder.js";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
@@ -58,7 +59,9 @@ export async function readYamlFile(
  * in a valid data folder, never.
  */
 export function parseYamlText(file: string, text: string): YamlFile {
-  const quick = quickYamlValue(text);
+  const quick = quickYamlValue(text, (reason) =>
+    debug("load", () => `${file}: read by yaml, not the quick reader: ${reason}`),
+  );
   const positions = positionsIn(file, text);
   const syntaxProblems = quick ? [] : positions.syntaxProblems();
   let value = quick?.value;
@@ -93,18 +96,20 @@ export function parseYamlText(file: string, text: string): YamlFile {
 /** Positions in one file's text, from its `yaml` Document, parsed on first use. */
 function positionsIn(file: string, text: string) {
   let parsed: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
-  const parse = () => {
+  /** `need` says what the Document is built for: the debug channel shows it. */
+  const parse = (need: () => string) => {
     if (!parsed) {
+      debug("load", () => `${file}: yaml's Document built for ${need()}`);
       const lineCounter = new LineCounter();
       const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
       parsed = { doc, lineCounter };
     }
     return parsed;
   };
-  const at = (offset: number) => parse().lineCounter.linePos(offset);
+  const at = (offset: number) => parse(() => "a position").lineCounter.linePos(offset);
 
   function syntaxProblems(): InputProblem[] {
-    const { doc } = parse();
+    const { doc } = parse(() => "its syntax errors");
     const problem = (offset: number, message: string): InputProblem => {
       const { line, col } = at(offset);
       return { file, line, column: col, field: "", severity: "error", message };
@@ -159,7 +164,7 @@ function positionsIn(file: string, text: string) {
 
   /** At the first alias: yaml counts every use of an anchored value, the nested ones too. */
   function aliasLimitProblem(): InputProblem {
-    const { doc } = parse();
+    const { doc } = parse(() => "its aliases");
     const aliases: Alias[] = [];
     visit(doc, {
       Alias(_, alias) {
@@ -199,7 +204,7 @@ function positionsIn(file: string, text: string) {
 
   /** The node at `path`, as `doc.getIn(path, true)` finds it; aliases are not followed. */
   function nodeAt(path: readonly PropertyKey[]): unknown {
-    let node: unknown = parse().doc.contents;
+    let node: unknown = parse(() => "a position").doc.contents;
     for (const key of path) {
       if (isMap(node)) node = pairIn(node, key)?.value;
       else if (isSeq(node) && typeof key === "number") node = node.items[key];
@@ -209,6 +214,7 @@ function positionsIn(file: string, text: string) {
   }
 
   function locate(path: readonly PropertyKey[]): SourceRef {
+    parse(() => `the position of ${formatFieldPath(path) || "the document"}`);
     // Walk up until a node exists: a missing field is reported at its parent object.
     for (let depth = path.length; depth >= 0; depth--) {
       const node = nodeAt(path.slice(0, depth));
@@ -221,6 +227,7 @@ function positionsIn(file: string, text: string) {
   }
 
   function locateKey(path: readonly PropertyKey[]): SourceRef {
+    parse(() => `the position of the key ${formatFieldPath(path)}`);
     const parent = nodeAt(path.slice(0, -1));
     const pair = isMap(parent) ? pairIn(parent, path[path.length - 1] as PropertyKey) : undefined;
     if (isNode(pair?.key) && pair.key.range) {
@@ -230,7 +237,13 @@ function positionsIn(file: string, text: string) {
     return locate(path);
   }
 
-  return { document: () => parse().doc, syntaxProblems, aliasLimitProblem, locate, locateKey };
+  return {
+    document: () => parse(() => "its value").doc,
+    syntaxProblems,
+    aliasLimitProblem,
+    locate,
+    locateKey,
+  };
 }
 
 /** The key written at `offset`, quoted for a message: `"start"`. */

@@ -45,26 +45,45 @@ export interface UpToDateSite<Report> {
 
 /**
  * The earlier build's report when it was made from the same inputs for the same local day and
- * every one of its files is still there as it left it; otherwise undefined (build again).
+ * every one of its files is still there as it left it; otherwise undefined (build again), and
+ * `rebuild` hears why.
  */
 export function readUpToDateSite<Report>(
   outDir: string,
   inputs: string,
   now: number,
+  rebuild: (reason: string) => void = () => {},
 ): UpToDateSite<Report> | undefined {
   let stamp: StampFile<Report>;
   try {
     stamp = JSON.parse(readFileSync(join(outDir, STAMP_PATH), "utf8")) as StampFile<Report>;
-  } catch {
+  } catch (error) {
     // No stamp (first build, or the last one failed or was killed), or a damaged one.
+    rebuild(`no usable ${STAMP_PATH} (${(error as Error).message.split("\n")[0]})`);
     return undefined;
   }
-  if (stamp.inputs !== inputs || !(stamp.validFrom <= now && now < stamp.validUntil)) {
+  if (stamp.inputs !== inputs) {
+    rebuild(
+      `the program, the data folder or the keys changed (fingerprint ${inputs.slice(0, 12)}, ` +
+        `last build ${String(stamp.inputs).slice(0, 12)})`,
+    );
+    return undefined;
+  }
+  if (!(stamp.validFrom <= now && now < stamp.validUntil)) {
+    rebuild(
+      `another local day: the last build was for ${new Date(stamp.validFrom).toISOString()} to ${new Date(stamp.validUntil).toISOString()}`,
+    );
     return undefined;
   }
   const paths = Object.keys(stamp.files ?? {});
   for (const path of paths) {
-    if (fileState(join(outDir, path)) !== stamp.files[path]) return undefined;
+    const state = fileState(join(outDir, path));
+    if (state !== stamp.files[path]) {
+      rebuild(
+        `${path} is not as the last build left it (size mtime inode ${state ?? "missing"}, was ${stamp.files[path]})`,
+      );
+      return undefined;
+    }
   }
   return { report: stamp.report, files: paths };
 }

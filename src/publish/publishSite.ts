@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { debug } from "../debug/debugLog.js";
 import type { SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import {
@@ -13,7 +14,7 @@ import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./owne
 import { PublishError } from "./publishError.js";
 import { removeFiles } from "./removeFiles.js";
 import { sameDocument } from "./sameDocument.js";
-import { scanOutputFolder } from "./scanOutputFolder.js";
+import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";
 import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH, STAMP_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
@@ -53,11 +54,10 @@ export async function publishSite(
   { lock, stamp, onProgress }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
-  const lockPath = join(outDir, LOCK_PATH);
-  const release = await acquireBuildLock(lockPath, lock).catch((error: unknown) => {
-    throw error instanceof BuildLockBusyError ? error : new PublishError(lockPath, "write", error);
-  });
+  const release = await lockOutputFolder(outDir, lock);
   try {
+    const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
+    refuseUnsafeEntries(outDir, contents);
     const owned = attempt(join(outDir, MANIFEST_PATH), "read", () => readOwnedPaths(outDir));
     attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0 };
@@ -82,9 +82,9 @@ export async function publishSite(
       outDir,
       [...owned].filter((path) => !published.has(path)),
     );
-    const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     removeFiles(outDir, contents.leftovers);
-    const foreign = contents.files.filter((path) => !published.has(path));
+    // Listed before publishing: the owned files it held that this build dropped are gone now.
+    const foreign = contents.files.filter((path) => !published.has(path) && !owned.has(path));
     attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
     if (stamp) {
       attempt(join(outDir, STAMP_PATH), "write", () => recordBuildStamp(outDir, stamp, published));
@@ -107,20 +107,42 @@ export async function findUpToDateSite<Report>(
   now: number,
   { lock }: PublishOptions = {},
 ): Promise<(UpToDateSite<Report> & { foreign: string[] }) | undefined> {
-  if (!readUpToDateSite(outDir, inputs, now)) return undefined;
-  const lockPath = join(outDir, LOCK_PATH);
-  const release = await acquireBuildLock(lockPath, lock).catch((error: unknown) => {
-    throw error instanceof BuildLockBusyError ? error : new PublishError(lockPath, "write", error);
-  });
+  refuseUnsafeStateFolder(outDir);
+  const rebuild = (reason: string) => debug("stamp", () => `building ${outDir}: ${reason}`);
+  if (!readUpToDateSite(outDir, inputs, now, rebuild)) return undefined;
+  const release = await lockOutputFolder(outDir, lock);
   try {
-    const site = readUpToDateSite<Report>(outDir, inputs, now);
+    const site = readUpToDateSite<Report>(outDir, inputs, now, rebuild);
     if (!site) return undefined;
+    debug(
+      "stamp",
+      () => `${outDir} is up to date: ${site.files.length} files as the last build left them`,
+    );
     const published = new Set(site.files);
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     return { ...site, foreign: contents.files.filter((path) => !published.has(path)) };
   } finally {
     await release();
   }
+}
+
+/**
+ * Before anything in the bookkeeping folder is read or the lock is taken inside it: a link there
+ * would take the lock (and the manifest) outside out/, a FIFO would hang the build.
+ */
+function refuseUnsafeStateFolder(outDir: string): void {
+  refuseUnsafeEntries(
+    outDir,
+    attempt(outDir, "read", () => scanStateFolder(outDir)),
+  );
+}
+
+async function lockOutputFolder(outDir: string, lock: BuildLockOptions | undefined) {
+  refuseUnsafeStateFolder(outDir);
+  const lockPath = join(outDir, LOCK_PATH);
+  return acquireBuildLock(lockPath, lock).catch((error: unknown) => {
+    throw error instanceof BuildLockBusyError ? error : new PublishError(lockPath, "write", error);
+  });
 }
 
 /** Compares a batch with what is published and writes the documents that changed. */
@@ -148,13 +170,40 @@ function publishBatch(
   }
 }
 
-/** Unreadable counts as changed: the write then fails with the precise reason, or succeeds. */
+/**
+ * The published bytes. Opened without following a link or waiting on a FIFO (one may appear
+ * after the scan): anything but a regular file stops the build. Otherwise unreadable counts as
+ * changed: the write then fails with the precise reason, or succeeds.
+ */
 function readPublished(path: string): Buffer | undefined {
+  let fd: number;
   try {
-    return readFileSync(path);
-  } catch {
+    fd = openSync(path, READ_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw notRegular(path);
     return undefined;
   }
+  try {
+    if (!fstatSync(fd).isFile()) throw notRegular(path);
+    return readFileSync(fd);
+  } catch (error) {
+    if (error instanceof PublishError) throw error;
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function notRegular(path: string): PublishError {
+  return new PublishError(
+    path,
+    "write",
+    new Error(
+      "it is not a regular file (a folder, a link or a special file); the build never writes through one",
+    ),
+  );
 }
 
 /** Runs a file-system step; a failure becomes a PublishError naming `path`. */

@@ -1,5 +1,6 @@
-import { readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { PublishError } from "./publishError.js";
 import { STATE_DIR } from "./stateFolder.js";
 import { isTemporaryFile } from "./writeFileAtomically.js";
 
@@ -8,26 +9,81 @@ export interface OutputFolderContents {
   files: string[];
   /** Temporary files of builds that were killed mid-write. */
   leftovers: string[];
+  /** Links, FIFOs, sockets and devices, bookkeeping included: the build writes through none. */
+  unsafe: string[];
 }
 
-/** Lists out/ once, after publishing, to find foreign files and killed builds' leftovers. */
+/**
+ * `wrangler dev --config out/wrangler.jsonc` keeps its local state next to its config, in
+ * out/.wrangler: a tool's working folder, neither the build's nor someone's foreign file.
+ */
+const WRANGLER_STATE_DIR = ".wrangler";
+
+/**
+ * Lists out/ once, before publishing, to find foreign files, killed builds' leftovers and
+ * anything that is neither a regular file nor a folder. Never follows a link.
+ */
 export function scanOutputFolder(outDir: string): OutputFolderContents {
-  const contents: OutputFolderContents = { files: [], leftovers: [] };
-  scanFolder(outDir, "", contents);
+  const contents: OutputFolderContents = { files: [], leftovers: [], unsafe: [] };
+  scanFolder(outDir, "", contents, true);
   contents.files.sort();
   return contents;
 }
 
-function scanFolder(outDir: string, prefix: string, contents: OutputFolderContents) {
+/** The bookkeeping folder alone: checked before the build lock is taken inside it. */
+export function scanStateFolder(outDir: string): OutputFolderContents {
+  const contents: OutputFolderContents = { files: [], leftovers: [], unsafe: [] };
+  let isFolder: boolean;
+  try {
+    isFolder = lstatSync(join(outDir, STATE_DIR)).isDirectory();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return contents;
+    throw error;
+  }
+  if (isFolder) scanFolder(outDir, STATE_DIR, contents, false);
+  else contents.unsafe.push(STATE_DIR);
+  return contents;
+}
+
+function scanFolder(
+  outDir: string,
+  prefix: string,
+  contents: OutputFolderContents,
+  listFiles: boolean,
+) {
   const entries = readdirSync(join(outDir, prefix), { withFileTypes: true });
   for (const entry of entries) {
     const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (path !== STATE_DIR) scanFolder(outDir, path, contents);
+      if (path === WRANGLER_STATE_DIR) continue;
+      scanFolder(outDir, path, contents, listFiles && path !== STATE_DIR);
+    } else if (!entry.isFile()) {
+      contents.unsafe.push(path);
+    } else if (!listFiles) {
+      // Bookkeeping: the build's own, neither foreign nor a leftover.
     } else if (isTemporaryFile(entry.name)) {
       contents.leftovers.push(path);
     } else {
       contents.files.push(path);
     }
   }
+}
+
+/**
+ * Stops the build before it changes anything when out/ holds a link or a special file: writing
+ * or deleting through a link could change files outside out/, and opening a FIFO would hang.
+ */
+export function refuseUnsafeEntries(outDir: string, contents: OutputFolderContents): void {
+  const [first] = [...contents.unsafe].sort();
+  if (first === undefined) return;
+  const more = contents.unsafe.length > 1 ? ` (and ${contents.unsafe.length - 1} more)` : "";
+  throw new PublishError(
+    join(outDir, first),
+    "write",
+    new Error(
+      `it is a link or a special file, not a regular file or folder${more}; spi-static writes ` +
+        "only regular files and folders inside the output folder and never through a link. " +
+        "Replace it with the real folder or file, or remove it",
+    ),
+  );
 }

@@ -73,6 +73,9 @@ interface ProgrammeFragment {
  */
 export class ProgrammeFragments {
   private readonly byShow = new Map<Show, ProgrammeFragment[]>();
+  /** Programme elements rendered, and airings filled in from one rendered before. */
+  rendered = 0;
+  reused = 0;
 
   of(show: Show, groupCrid: string, withEventLocator: boolean): XmlFragment<AiringSlot> {
     let known = this.byShow.get(show);
@@ -83,6 +86,7 @@ export class ProgrammeFragments {
     // Nearly always one entry: a show has one group, and a service has event locators or not.
     for (const entry of known) {
       if (entry.groupCrid === groupCrid && entry.withEventLocator === withEventLocator) {
+        this.reused++;
         return entry.fragment;
       }
     }
@@ -90,6 +94,7 @@ export class ProgrammeFragments {
       writeProgramme(xml, show, groupCrid, withEventLocator),
     );
     known.push({ groupCrid, withEventLocator, fragment });
+    this.rendered++;
     return fragment;
   }
 }

@@ -1,3 +1,4 @@
+import { debug } from "../debug/debugLog.js";
 import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
 import { selectProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import {
@@ -31,6 +32,12 @@ export function* renderSite(
       };
     }
   }
+  debug(
+    "render",
+    () =>
+      `${fragments.rendered} programme elements rendered, ` +
+      `${fragments.reused} airings filled in from one rendered before`,
+  );
   // SI last: a service appears in SI only once its PI documents are in place.
   yield {
     path: OPEN_SI_PATH,

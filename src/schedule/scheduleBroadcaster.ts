@@ -1,3 +1,4 @@
+import { debug } from "../debug/debugLog.js";
 import type { Broadcaster, Service } from "../load/broadcaster.js";
 import type { InputProblem } from "../load/inputProblem.js";
 import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
@@ -49,7 +50,13 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
   const brokenServices: string[] = [];
   const services: ScheduledService[] = [];
   for (const service of broadcaster.services) {
-    const { programmes, overlaps } = layOutService(service, cridAuthority, from, to);
+    const { programmes, overlaps, datesBeyond } = layOutService(service, cridAuthority, from, to);
+    debug(
+      "schedule",
+      () =>
+        `${service.id}: ${programmes.length} programmes laid out for ${from} to ${to}, ` +
+        `${datesBeyond} dated entries beyond them checked for overlaps`,
+    );
     const laidOut = { service, programmes };
     const own = [...overlaps.map(overlapProblem), ...cridCollisions([laidOut], cridAuthority)];
     problems.push(...own);
@@ -78,17 +85,19 @@ function layOutService(
   cridAuthority: string,
   from: PlainDate,
   to: PlainDate,
-): { programmes: ProgrammeInstance[]; overlaps: Overlap[] } {
+): { programmes: ProgrammeInstance[]; overlaps: Overlap[]; datesBeyond: number } {
   const { programmes, overlaps } = expandSchedule(service, cridAuthority, from, to);
   const found = new Map(overlaps.map((overlap) => [overlapKey(overlap), overlap]));
+  let datesBeyond = 0;
   for (const date of service.schedule.dates.keys()) {
     if (date >= from && date <= to) continue;
+    datesBeyond++;
     for (const overlap of expandSchedule(service, cridAuthority, date, date).overlaps) {
       const key = overlapKey(overlap);
       if (!found.has(key)) found.set(key, overlap);
     }
   }
-  return { programmes, overlaps: [...found.values()] };
+  return { programmes, overlaps: [...found.values()], datesBeyond };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { type FSWatcher, watch } from "node:fs";
 import { buildSite } from "../buildSite.js";
 import type { KeySources } from "../edge/apiKeys.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
@@ -6,6 +5,7 @@ import type { DataReport } from "../loadAndSchedule.js";
 import { addDays } from "../time/plainDate.js";
 import { resolveWallTime } from "../time/wallClock.js";
 import { type EpgModel, epgModel } from "./epgModel.js";
+import { watchFolderTree } from "./watchFolderTree.js";
 
 export interface SiteWatcherOptions {
   dataDir: string;
@@ -153,16 +153,13 @@ export async function startSiteWatcher(options: SiteWatcherOptions): Promise<Sit
     });
   }
 
+  // Watching from before the first build: a save while it runs queues the next one.
+  const watcher = watchFolderTree(dataDir, () => {
+    clearTimeout(debounce);
+    debounce = setTimeout(rebuild, debounceMs);
+  });
   rebuild();
   await running;
-
-  let watcher: FSWatcher | undefined;
-  if (!closed) {
-    watcher = watch(dataDir, { recursive: true }, () => {
-      clearTimeout(debounce);
-      debounce = setTimeout(rebuild, debounceMs);
-    });
-  }
 
   return {
     state: () => state,
@@ -176,7 +173,7 @@ export async function startSiteWatcher(options: SiteWatcherOptions): Promise<Sit
     },
     async close() {
       closed = true;
-      watcher?.close();
+      watcher.close();
       clearTimeout(debounce);
       clearTimeout(midnight);
       await running;

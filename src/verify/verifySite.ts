@@ -155,7 +155,11 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
       detail: "the open SI names no service",
     });
   }
-  await probe("SI with an invalid key", siPath, "invalid key", 403);
+  const withInvalidKey = await probe("SI with an invalid key", siPath, "invalid key", 403);
+  const misconfigured = keysMisconfigured(withInvalidKey);
+  if (misconfigured !== undefined) {
+    checks.push({ name: "key configuration (API_KEY_SHA256)", ok: false, detail: misconfigured });
+  }
 
   let keyedSi: RawResponse | undefined;
   if (options.key) {
@@ -278,6 +282,19 @@ async function keyedSiUnreachable(
         detail: `${keyedSiPathVariants().length} path spellings tried: ${answered}`,
       }
     : { name, ok: false, detail: `served with stream URLs at ${leaks.join(" ")}` };
+}
+
+/**
+ * The rules answer every keyed request 503 `keys-misconfigured` when the deployment's
+ * API_KEY_SHA256 secret holds anything but SHA-256 digests: name that, not just a wrong status.
+ */
+function keysMisconfigured(response: RawResponse | undefined): string | undefined {
+  if (response?.status !== 503 || !/\bcode="keys-misconfigured"/.test(response.body)) return;
+  const reason = />([^<]*)<\/error>/.exec(response.body)?.[1] ?? "";
+  return (
+    `the secret holds no valid SHA-256 digest, so no key works: ${reason.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))} ` +
+    "Set it to the digests of your keys (README: Edge rules and keys)"
+  );
 }
 
 /** Keyed answers must never sit in a shared cache, and caches must key them on Authorization. */

@@ -219,7 +219,7 @@ function programmeBlock(block, row, rowIndex, index) {
       class: classes.filter(Boolean).join(" "),
       style,
       tabindex: "-1",
-      title: `${block.time} ${block.names.long}`,
+      title: [`${block.time} ${block.names.long}`, block.description].filter(Boolean).join("\n"),
       "aria-label": `${block.time}, ${block.names.long}, ${AIRING[block.airing]}${onAir ? ", on air now" : ""}${block.problems.length ? `, ${block.problems.length} warning(s)` : ""}`,
       "data-row": rowIndex,
       "data-index": index,
@@ -460,6 +460,14 @@ document.getElementById("grid").addEventListener("keydown", (event) => {
   const button = event.target.closest?.("button.block");
   if (button && moveFocus(button, event.key)) event.preventDefault();
 });
+
+// On the real clock, "now" moves: redraw it every minute (a new day comes with a rebuild).
+setInterval(() => {
+  if (view.site && !view.site.clockFixed) {
+    renderHeader();
+    renderGrid();
+  }
+}, 60_000);
 
 const events = new EventSource("/_preview/events");
 let pending = Promise.resolve();

@@ -43,3 +43,29 @@ describe("parseInstant (--now)", () => {
     },
   );
 });
+
+describe("--keys-file", () => {
+  it.each([
+    ["build", ["--data", "test/fixtures/minimal", "--out", "out"]],
+    ["serve", ["--out", "out"]],
+    ["verify", ["http://127.0.0.1:9"]],
+  ])(
+    "given an empty path is a usage error for %s, never a fallback to other keys",
+    async (command, args) => {
+      for (const path of ["", " "]) {
+        const run = await runCli(
+          [
+            command,
+            ...args.map((a) => (a.startsWith("test/") ? resolve(a) : a)),
+            "--keys-file",
+            path,
+          ],
+          root,
+          { SPI_API_KEYS: "" },
+        );
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stderr).toContain("expected the path of a keys file");
+      }
+    },
+  );
+});

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -106,6 +106,27 @@ describe("spi-static serve", () => {
     const result = await runCli(["serve", "--out", outDir, "--port", "http"], tmpdir());
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("expected a port number");
+  });
+});
+
+describe("spi-static dev", () => {
+  it("with invalid data and nothing built yet prints the problems and exits 1", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "spi-dev-cli-"));
+    await cp(DATA_DIR, join(dir, "data"), { recursive: true });
+    const schedule = join(dir, "data/schedules/bern.yaml");
+    await writeFile(
+      schedule,
+      (await readFile(schedule, "utf8")).replace('start: "12:00"', 'start: "12:60"'),
+    );
+    const result = await runCli(
+      ["dev", "--data", "data", "--out", "out", "--port", "0", "--now", BUILD_NOW],
+      dir,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^data\/schedules\/bern\.yaml:\d+:\d+ grid\[0\]\.slots\[2\]\.start: "12:60"/m,
+    );
+    expect(result.stderr).toContain("nothing to serve");
   });
 });
 

@@ -47,7 +47,7 @@ describe("the edge files of a build", () => {
     });
     const ignored = (await readFile(join(built.outDir, ".assetsignore"), "utf8")).split("\n");
     expect(ignored).toEqual(
-      expect.arrayContaining([WORKER_PATH, "_routes.json", "wrangler.jsonc"]),
+      expect.arrayContaining([WORKER_PATH, "_routes.json", "wrangler.jsonc", ".wrangler"]),
     );
   });
 

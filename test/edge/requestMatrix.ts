@@ -44,11 +44,13 @@ export const SETUPS = {
   /** The deployment's secret replaces the build's digests. */
   override: {
     now: BUILD_NOW,
-    // Upper case, padded, next to a malformed entry: the secret is parsed leniently.
-    apiKeySha256: ` ${digestOfKey(OVERRIDE_KEY).toUpperCase()} , not-a-digest`,
+    // Pasted `sha256sum` output in upper case, next to a lower-case digest on the next line.
+    apiKeySha256: ` ${digestOfKey(OVERRIDE_KEY).toUpperCase()}  -\n${digestOfKey("unused-key-000000000")}\n`,
   },
   /** The provider chose open PI: no key needed for PI, still for the keyed SI. */
   openPi: { now: BUILD_NOW, site: "openPi" },
+  /** The secret holds a plain key instead of its digest: no key can be checked. */
+  brokenSecret: { now: BUILD_NOW, apiKeySha256: OVERRIDE_KEY },
 } satisfies Record<string, Setup>;
 
 export type SetupName = keyof typeof SETUPS;
@@ -339,6 +341,21 @@ row("PI If-Modified-Since long ago", piToday, piOk("news", TODAY), {
 row("PI If-None-Match another ETag wins over If-Modified-Since", piToday, piOk("news", TODAY), {
   headers: { ...key(KEY), "if-none-match": '"0a1b2c"', "if-modified-since": "{last-modified}" },
   probe: piProbe,
+});
+
+// A secret that holds anything but digests: every keyed request says so, nothing else changes.
+const misconfigured = err(503, "keys-misconfigured");
+row("broken secret: the secret's key", si, misconfigured, {
+  setup: "brokenSecret",
+  headers: key(OVERRIDE_KEY),
+});
+row("broken secret: the build's key", pi("news", TODAY), misconfigured, {
+  setup: "brokenSecret",
+  headers: key(KEY),
+});
+row("broken secret: SI without a key", si, openSi, { setup: "brokenSecret" });
+row("broken secret: PI without a key", pi("news", TODAY), err(401, "key-required"), {
+  setup: "brokenSecret",
 });
 
 // The keyed SI is never reachable by a path of its own, however it is spelt: always 404.

@@ -131,6 +131,17 @@ describe("publishSite", () => {
     expect(await listFiles(outDir)).toContain("radiodns/spi/3.1/id/rdns.example/gone/notes.txt");
   });
 
+  it("leaves `wrangler dev`'s state in out/.wrangler alone, and does not call it foreign", async () => {
+    await publishSite(outDir, [si()]);
+    // `wrangler dev --config out/wrangler.jsonc` keeps its state next to its config.
+    await mkdir(join(outDir, ".wrangler/state/v3"), { recursive: true });
+    await writeFile(join(outDir, ".wrangler/state/v3/cache.sqlite"), "state\n");
+
+    const summary = await publishSite(outDir, [si("2026-11-24T04:00:00Z")]);
+    expect(summary.foreign).toEqual([]);
+    expect(await readFile(join(outDir, ".wrangler/state/v3/cache.sqlite"), "utf8")).toBe("state\n");
+  });
+
   it("prunes files a killed build had journaled, and removes its temporary files", async () => {
     await publishSite(outDir, [si()]);
     // What a build killed mid-way leaves: a journaled new file, and a half-written temporary one.

@@ -90,9 +90,10 @@ const blockLabels = (page: Page, service: string) =>
     );
 
 const hasChromium = existsSync(CHROMIUM);
+const inCi = /^(true|1)$/i.test(process.env.CI ?? "");
 
 // In CI a missing browser is a failure, not a skip: the preview would go untested.
-describe.skipIf(!hasChromium && !process.env.CI)("the EPG preview in headless Chromium", () => {
+describe.skipIf(!hasChromium && !inCi)("the EPG preview in headless Chromium", () => {
   beforeAll(async () => {
     if (!hasChromium)
       throw new Error(`${CHROMIUM} is missing: run bash .ci/install-system-packages`);
@@ -139,6 +140,28 @@ describe.skipIf(!hasChromium && !process.env.CI)("the EPG preview in headless Ch
     expect(await bern.locator(".service").textContent()).toContain("Europe/Zurich (UTC+01:00)");
     expect(await bern.locator(".block.special.on-air").count()).toBe(1);
     expect(await page.locator(".now-line").count()).toBe(5);
+    // WCAG AA: every programme's text at least 4.5:1 against its block.
+    const contrasts = await page.locator("button.block").evaluateAll((blocks) => {
+      const luminance = (colour: string) => {
+        const [r, g, b] = (colour.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
+          const c = Number(v) / 255;
+          return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        }) as [number, number, number];
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      return blocks.flatMap((block) =>
+        [...block.querySelectorAll("span")].map((span) => {
+          const [fg, bg] = [
+            luminance(getComputedStyle(span).color),
+            luminance(
+              getComputedStyle(span.classList.contains("badge") ? span : block).backgroundColor,
+            ),
+          ];
+          return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+        }),
+      );
+    });
+    expect(Math.min(...contrasts)).toBeGreaterThanOrEqual(4.5);
 
     // The blocks are the programmes of the published PI document, CRID for CRID.
     const response = await fetch(`${target.origin}/${BERN_PI}`, {

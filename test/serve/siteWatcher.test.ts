@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,5 +107,23 @@ describe("serve --watch's builder", () => {
       ?.rows.find((r) => r.serviceId === "bern");
     expect(bern?.blocks.some((b) => b.type === "gap")).toBe(true);
     expect(await readFile(join(dir, "out", BERN_PI), "utf8")).toContain('duration="PT45M"');
+  });
+
+  it("sees every save of an editor that writes a new file and renames it over the old one", async () => {
+    for (const end of ["12:50", "12:55"]) {
+      const built = buildAfter(watcher.state().generation);
+      const saved = original.replace(
+        LUNCH,
+        `      - { start: "12:00", end: "${end}", show: lunchtime }\n`,
+      );
+      await writeFile(`${schedule()}.swp`, saved);
+      await rename(`${schedule()}.swp`, schedule());
+      expect((await built).ok).toBe(true);
+      const bern = watcher
+        .model()
+        ?.day("2026-11-23")
+        ?.rows.find((r) => r.serviceId === "bern");
+      expect(bern?.blocks.find((b) => b.type === "gap")?.time).toBe(`${end}–13:00`);
+    }
   });
 });

@@ -18,12 +18,15 @@ const KEY = "verify-test-key-0001";
 let outDir: string;
 const servers: { close(): Promise<void> }[] = [];
 
-async function preview(options: { now?: number; outDir?: string } = {}): Promise<PreviewServer> {
+async function preview(
+  options: { now?: number; outDir?: string; apiKeySha256?: string } = {},
+): Promise<PreviewServer> {
   const server = await startPreviewServer({
     outDir: options.outDir ?? outDir,
     port: 0,
     host: "127.0.0.1",
     now: options.now ?? NOW,
+    apiKeySha256: options.apiKeySha256,
   });
   servers.push(server);
   return server;
@@ -160,6 +163,18 @@ describe("verify against the preview server", () => {
     expect(report.ok).toBe(false);
     expect(failed(report)).toContain("SI with the key");
     expect(failed(report)).toContain("PI for news, today (20261123)");
+  });
+
+  it("says so when the site's API_KEY_SHA256 secret holds no valid digest (a key pasted in plain)", async () => {
+    const { origin } = await preview({ apiKeySha256: KEY });
+    for (const key of [KEY, undefined]) {
+      const report = await verifySite({ baseUrl: origin, key, now: NOW });
+      const check = report.checks.find((c) => c.name === "key configuration (API_KEY_SHA256)");
+      expect(check?.ok).toBe(false);
+      expect(check?.detail).toContain("the secret holds no valid SHA-256 digest, so no key works");
+      expect(check?.detail).toContain("entry 1 of API_KEY_SHA256 is not a SHA-256 digest");
+      expect(check?.detail).not.toContain(KEY);
+    }
   });
 
   it("fails when the site's clock disagrees, so today's PI is outside its window", async () => {

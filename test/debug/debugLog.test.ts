@@ -1,0 +1,70 @@
+import { cp, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli/runCli.js";
+
+const NOW = "2026-11-23T08:00:00Z";
+let dataDir: string;
+let outDir: string;
+
+/** `spi-static build` of the copied example data with SPI_STATIC_DEBUG set to `topics`. */
+async function build(topics: string, now = NOW) {
+  const args = ["build", "--data", dataDir, "--out", outDir, "--now", now, "--quiet"];
+  const result = await runCli(args, process.cwd(), { SPI_STATIC_DEBUG: topics, SPI_API_KEYS: "" });
+  expect(result.code).toBe(0);
+  return result.stderr;
+}
+
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), "spi-debug-"));
+  dataDir = join(dir, "data");
+  outDir = join(dir, "out");
+  await cp(new URL("../../data", import.meta.url).pathname, dataDir, { recursive: true });
+});
+
+describe("SPI_STATIC_DEBUG", () => {
+  it("says nothing when unset, and only the topics asked for", async () => {
+    expect(await build("")).toBe("");
+    const stderr = await build("render", "2026-11-24T08:00:00Z");
+    expect(stderr).toMatch(/^spi-static debug render: /);
+    expect(stderr).not.toMatch(/debug (stamp|load|schedule):/);
+  });
+
+  it("says why the up-to-date check rebuilt, or that it did not", async () => {
+    expect(await build("stamp")).toMatch(
+      /debug stamp: building .*out: another local day: the last build was for 2026-11-23T23:00:00.000Z to 2026-11-24T23:00:00.000Z\n/,
+    );
+    expect(await build("stamp")).toMatch(
+      /debug stamp: .*out is up to date: \d+ files as the last build left them\n/,
+    );
+    await writeFile(join(dataDir, "services/news.yaml"), "\n# an edit\n", { flag: "a" });
+    expect(await build("stamp")).toMatch(
+      /debug stamp: building .*out: the program, the data folder or the keys changed/,
+    );
+  });
+
+  it("says what the render stage kept for the build and what each service's layout held", async () => {
+    await writeFile(join(dataDir, "services/news.yaml"), "\n# another edit\n", { flag: "a" });
+    const stderr = await build("render,schedule");
+    const [, rendered = 0, reused = 0] =
+      /debug render: (\d+) programme elements rendered, (\d+) airings filled in/
+        .exec(stderr)
+        ?.map(Number) ?? [];
+    expect(rendered).toBeGreaterThan(0);
+    expect(reused).toBeGreaterThan(rendered);
+    expect(stderr).toMatch(
+      /debug schedule: news: \d+ programmes laid out for 2026-11-14 to 2026-12-02/,
+    );
+  });
+
+  it("says why the quick YAML reader gave a file to yaml", async () => {
+    await writeFile(join(dataDir, "services/tagged.yaml"), "id: !!str tagged\n");
+    const result = await runCli(["validate", "--data", dataDir, "--now", NOW], process.cwd(), {
+      SPI_STATIC_DEBUG: "all",
+    });
+    expect(result.stderr).toMatch(
+      /debug load: .*services\/tagged\.yaml: read by yaml, not the quick reader: a tagged scalar\n/,
+    );
+  });
+});
