@@ -6,13 +6,16 @@ import { InputError, type InputProblem } from "./load/inputProblem.js";
 import type { DataReport } from "./loadAndSchedule.js";
 import type { BuildStamp } from "./publish/buildStamp.js";
 import { refuseHostChange } from "./publish/hostChange.js";
+import { readKeptServices } from "./publish/keptServices.js";
 import {
   findUpToDateSite,
   type PublishOptions,
   type PublishSummary,
   publishSite,
 } from "./publish/publishSite.js";
+import { withServiceEntries } from "./render/carriedServices.js";
 import { renderSite } from "./render/renderSite.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH } from "./site/siteContract.js";
 import { addDays } from "./time/plainDate.js";
 import { resolveWallTime } from "./time/wallClock.js";
 
@@ -49,6 +52,8 @@ export interface BuildSummary extends PublishSummary {
   problems: InputProblem[];
   /** Services left out for their errors (only ever with keepGoing). */
   brokenServices: string[];
+  /** Those of them whose last published PI files and SI entry were kept. */
+  keptServices: string[];
 }
 
 /**
@@ -85,6 +90,7 @@ export async function buildSite({
       removed: 0,
       foreign: upToDate.foreign,
       brokenServices: [],
+      keptServices: [],
       milliseconds: Math.round(performance.now() - started),
     };
   }
@@ -98,15 +104,26 @@ export async function buildSite({
     throw new InputError(problems);
   }
   const { broadcaster } = scheduled;
-  refuseHostChange(outDir, broadcaster.provider.radiodnsHost, changeHost);
+  const { radiodnsHost } = broadcaster.provider;
+  refuseHostChange(outDir, radiodnsHost, changeHost);
+  // A service that broke keeps last night's PI files and SI entry: one typo never takes it off air.
+  const kept = readKeptServices(outDir, radiodnsHost, keepGoing ? brokenServices : []);
   const edgeFiles = await renderEdgeFiles(
-    edgeSiteOf(broadcaster, apiKeys.digests),
-    broadcaster.provider.radiodnsHost,
+    edgeSiteOf(broadcaster, apiKeys.digests, kept.ids),
+    radiodnsHost,
   );
   const site = renderSite(scheduled, now);
   // The edge files go last: the worker never names a service whose documents are not yet written.
   function* documents() {
-    yield* site;
+    for (const document of site) {
+      if (document.path === OPEN_SI_PATH) {
+        yield { ...document, content: withServiceEntries(document.content, kept.openSi) };
+      } else if (document.path === KEYED_SI_PATH) {
+        yield { ...document, content: withServiceEntries(document.content, kept.keyedSi) };
+      } else {
+        yield document;
+      }
+    }
     yield* edgeFiles;
   }
   const report: StampedReport = {
@@ -126,13 +143,18 @@ export async function buildSite({
         validUntil: resolveWallTime(timeZone, addDays(scheduled.today, 1), 0),
         report,
       };
-  const published = await publishSite(outDir, documents(), { ...publish, stamp });
+  const published = await publishSite(outDir, documents(), {
+    ...publish,
+    stamp,
+    keep: kept.paths,
+  });
   return {
     ...published,
     ...report,
     upToDate: false,
     milliseconds: Math.round(performance.now() - started),
     brokenServices,
+    keptServices: kept.ids,
   };
 }
 

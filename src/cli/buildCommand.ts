@@ -142,8 +142,12 @@ export function registerBuildCommand(program: Command) {
               for (const problem of summary.problems) console.error(formatProblem(problem));
             }
             if (broken.length > 0) {
+              const kept = new Set(summary.keptServices);
+              const named = broken.map((id) =>
+                kept.has(id) ? `${id} (last night's PI files and SI entry kept)` : id,
+              );
               console.error(
-                `spi-static: left out ${countOf(broken.length, "service")} with errors: ${broken.join(", ")}; the others were published`,
+                `spi-static: left out ${countOf(broken.length, "service")} with errors: ${named.join(", ")}; the others were published`,
               );
             }
           }

@@ -25,7 +25,12 @@ export const COMPATIBILITY_DATE = "2026-04-01";
 
 const TEMPLATES = new URL("../../templates/", import.meta.url);
 
-export function edgeSiteOf(broadcaster: Broadcaster, keyDigests: string[]): EdgeSite {
+/** `keptServiceIds`: services left out for errors whose last published files stay online. */
+export function edgeSiteOf(
+  broadcaster: Broadcaster,
+  keyDigests: string[],
+  keptServiceIds: string[] = [],
+): EdgeSite {
   const { provider } = broadcaster;
   return {
     openSiPath: OPEN_SI_PATH,
@@ -33,7 +38,7 @@ export function edgeSiteOf(broadcaster: Broadcaster, keyDigests: string[]): Edge
     piPathTemplate: programmeInformationPath(provider.radiodnsHost, "{service}", "{date}"),
     bearerPiPathTemplate: programmeInformationPathByBearer("{bearer}", "{date}"),
     bearerServices: bearerServicesOf(broadcaster),
-    serviceIds: broadcaster.services.map((service) => service.id),
+    serviceIds: [...broadcaster.services.map((service) => service.id), ...keptServiceIds].sort(),
     openPi: provider.discovery.openPi,
     timeZone: provider.timeZone,
     windowDays: API_WINDOW_DAYS,

@@ -37,6 +37,8 @@ export interface PublishOptions {
   stamp?: BuildStamp<unknown>;
   /** Called after every batch of documents, e.g. for a progress line on a terminal. */
   onProgress?: (progress: PublishProgress) => void;
+  /** Owned files this build does not produce but keeps as they are (`--keep-going`'s broken services). */
+  keep?: string[];
 }
 
 /** Documents compared together, so the journal gets one append per batch, not per file. */
@@ -51,7 +53,7 @@ const BATCH_SIZE = 64;
 export async function publishSite(
   outDir: string,
   documents: Iterable<SiteDocument> | AsyncIterable<SiteDocument>,
-  { lock, stamp, onProgress }: PublishOptions = {},
+  { lock, stamp, onProgress, keep = [] }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
   const release = await lockOutputFolder(outDir, lock);
@@ -78,6 +80,7 @@ export async function publishSite(
     publishBatch(outDir, batch, owned, progress);
     onProgress?.(progress);
 
+    for (const path of keep) if (owned.has(path)) published.add(path);
     const removed = removeFiles(
       outDir,
       [...owned].filter((path) => !published.has(path)),

@@ -2,6 +2,8 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+import { readTree } from "../outputFolder.js";
 import { runCli } from "./runCli.js";
 
 /** Two services, `one` fine and `two` with overlapping slots. */
@@ -55,5 +57,62 @@ describe("spi-static build with a broken service", () => {
     expect(summary.ok).toBe(false);
     expect(summary.brokenServices).toEqual(["two"]);
     expect(summary.problems).toHaveLength(1);
+  });
+});
+
+describe("spi-static build --keep-going when a published service breaks", () => {
+  const NEXT_NIGHT = "2026-11-24T08:00:00Z";
+  const night = join(root, "nightly");
+  const idDir = join(night, "out/radiodns/spi/3.1/id/rdns.test.example");
+  const entryOf = (si: string, id: string) =>
+    si.match(
+      new RegExp(
+        `<service>(?:(?!</service>)[\\s\\S])*serviceIdentifier="${id}"[\\s\\S]*?</service>`,
+      ),
+    )?.[0];
+
+  it("keeps last night's PI files and SI entry of the broken service, and names it", async () => {
+    await cp("test/fixtures/minimal", join(night, "data"), { recursive: true });
+    const one = await readFile("test/fixtures/minimal/services/one.yaml", "utf8");
+    await writeFile(join(night, "data/services/two.yaml"), one.replace("id: one", "id: two"));
+    await cp("test/fixtures/minimal/schedules/one.yaml", join(night, "data/schedules/two.yaml"));
+    expect((await runCli(["build", "--now", NOW, "--quiet"], night)).code).toBe(0);
+    const lastNight = {
+      pi: await readTree(join(idDir, "two")),
+      si: await readFile(join(night, "out/radiodns/spi/3.1/SI.xml"), "utf8"),
+      keyed: await readFile(join(night, "out/_keyed/radiodns/spi/3.1/SI.xml"), "utf8"),
+    };
+
+    await cp(
+      "test/fixtures/broken/schedules/overlapping-slots.yaml",
+      join(night, "data/schedules/two.yaml"),
+    );
+    // And one renamed, so tonight's SI differs from last night's and is written anew.
+    const oneFile = join(night, "data/services/one.yaml");
+    await writeFile(oneFile, (await readFile(oneFile, "utf8")).replace("Radio One", "Radio Uno"));
+    const result = await runCli(["build", "--now", NEXT_NIGHT, "--keep-going", "--quiet"], night);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "spi-static: left out 1 service with errors: two (last night's PI files and SI entry kept); the others were published\n",
+    );
+    expect(await readTree(join(idDir, "two"))).toEqual(lastNight.pi);
+    const si = await readFile(join(night, "out/radiodns/spi/3.1/SI.xml"), "utf8");
+    const keyed = await readFile(join(night, "out/_keyed/radiodns/spi/3.1/SI.xml"), "utf8");
+    expect(entryOf(si, "two")).toBe(entryOf(lastNight.si, "two"));
+    expect(entryOf(keyed, "two")).toBe(entryOf(lastNight.keyed, "two"));
+    expect(entryOf(si, "one")).toContain("<longName>Radio Uno</longName>");
+    const violations = await validateSpiDocuments([
+      { name: "SI", xml: si },
+      { name: "keyed SI", xml: keyed },
+    ]);
+    expect(violations).toEqual([]);
+    const worker = await readFile(join(night, "out/_worker.js"), "utf8");
+    expect(worker).toMatch(/"serviceIds": \[\s*"one",\s*"two"\s*\]/);
+
+    const json = await runCli(["build", "--now", NEXT_NIGHT, "--keep-going", "--json"], night);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      brokenServices: ["two"],
+      keptServices: ["two"],
+    });
   });
 });
