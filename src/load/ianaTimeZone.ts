@@ -9,7 +9,11 @@ export function timeZoneProblem(zone: string): string | undefined {
     new Intl.DateTimeFormat("en", { timeZone: zone });
     return undefined;
   } catch {
-    const hint = didYouMean(zone, Intl.supportedValuesOf("timeZone"));
+    const zones = Intl.supportedValuesOf("timeZone");
+    // A city alone (Zurich, new york) is the last part of one zone name.
+    const city = zone.trim().toLowerCase().replaceAll(" ", "_");
+    const byCity = zones.find((known) => known.toLowerCase().split("/").at(-1) === city);
+    const hint = byCity ? `; did you mean "${byCity}"?` : didYouMean(zone, zones);
     return `"${zone}" is not an IANA time zone (e.g. Europe/Zurich)${hint}`;
   }
 }

@@ -26,7 +26,18 @@ const timeOfDay = z
         ? undefined
         : `expected a time of day as "HH:MM" in quotes, got ${String(issue.input)}`,
   })
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "is not a time of day (expected HH:MM)" });
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, {
+    error: (issue) => `is not a time of day (expected HH:MM)${timeOfDayHint(String(issue.input))}`,
+  });
+
+/** What was probably meant by a time that is not HH:MM: `6:00` → `06:00`, `24:00` → `00:00`. */
+function timeOfDayHint(time: string): string {
+  if (/^24:00?$/.test(time))
+    return '; midnight is "00:00" (an end of "00:00" is the next midnight)';
+  const short = /^(\d):([0-5]\d)$/.exec(time);
+  if (short) return `; write "0${short[1]}:${short[2]}"`;
+  return "";
+}
 
 const isoDate = z
   .string()

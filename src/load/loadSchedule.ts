@@ -3,6 +3,7 @@ import type { DatedDay, Schedule, Slot, SpecialSlot } from "./broadcaster.js";
 import { checkMediumName } from "./checkMediumName.js";
 import { didYouMean } from "./closestName.js";
 import { findDeadAir } from "./findDeadAir.js";
+import { findLongProgrammes } from "./findLongProgrammes.js";
 import { imageMimeType } from "./imageMimeType.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { DatedEntry, GridSlotInput, ScheduleInput } from "./inputSchema.js";
@@ -24,6 +25,7 @@ export function loadSchedule(
   checkShows(input, slots.usedShows, file, problems);
   const schedule = { shows: input.shows, week, dates };
   for (const problem of findDeadAir(schedule)) problems.push(problem);
+  for (const problem of findLongProgrammes(schedule)) problems.push(problem);
   return schedule;
 }
 

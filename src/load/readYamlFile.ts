@@ -15,6 +15,7 @@ import {
 } from "yaml";
 import { debug } from "../debug/debugLog.js";
 import type { DataFolder, UnreadableFile } from "./dataFolder.js";
+import { indentationHint } from "./indentationHint.js";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
 
@@ -119,7 +120,7 @@ function positionsIn(file: string, text: string) {
         error.pos[0],
         error.code === "MULTIPLE_DOCS"
           ? "YAML syntax: a second document starts here; a data file holds one (remove the --- or ... line)"
-          : `YAML syntax: ${error.message.split("\n")[0]}`,
+          : `YAML syntax: ${error.message.split("\n")[0]}${misindented(error.code) ? withHint(indentationHint(text, error.pos[0])) : ""}`,
       ),
     );
     // One pass in document order, where yaml would search again for every key and every alias:
@@ -244,6 +245,15 @@ function positionsIn(file: string, text: string) {
     locate,
     locateKey,
   };
+}
+
+/** The errors yaml gives for a line indented unlike the block it is in. */
+function misindented(code: string): boolean {
+  return code === "BAD_INDENT" || code === "MISSING_CHAR";
+}
+
+function withHint(hint: string | undefined): string {
+  return hint === undefined ? "" : `; ${hint}`;
 }
 
 /** The key written at `offset`, quoted for a message: `"start"`. */

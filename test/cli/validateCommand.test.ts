@@ -45,7 +45,7 @@ describe("spi-static validate", () => {
     const result = await runCli(["validate"], dir);
     expect(result.stdout).toBe(
       [
-        'data/schedules/one.yaml:7:18 grid[0].slots[0].start: "24:00" is not a time of day (expected HH:MM)',
+        'data/schedules/one.yaml:7:18 grid[0].slots[0].start: "24:00" is not a time of day (expected HH:MM); midnight is "00:00" (an end of "00:00" is the next midnight)',
         "spi-static: data is invalid (1 error), 0 warnings, 0 services ready to build",
         "",
       ].join("\n"),
@@ -63,6 +63,7 @@ grid:
   - days: daily
     slots:
       - { start: "00:00", show: music }
+      - { start: "12:00", show: music }
 `;
     const dir = await project("warning", { "schedules/one.yaml": withQuiz });
     const result = await runCli(["validate", "--data", "data"], dir);
@@ -89,7 +90,8 @@ grid:
           column: 18,
           field: "grid[0].slots[0].start",
           severity: "error",
-          message: '"24:00" is not a time of day (expected HH:MM)',
+          message:
+            '"24:00" is not a time of day (expected HH:MM); midnight is "00:00" (an end of "00:00" is the next midnight)',
         },
       ],
     });

@@ -36,6 +36,7 @@ describe("loadBroadcaster", () => {
     expect(one?.schedule.week.mon.map((slot) => [slot.start, slot.show])).toEqual([
       [360, "morning"],
       [600, "music"],
+      [1320, "morning"],
     ]);
   });
 
