@@ -8,7 +8,7 @@ function createEdgeWorker(site) {
     const PRIVATE = "private, no-store";
     const ALLOW = "GET, HEAD";
     const DAY_MS = 86_400_000;
-    const DIGEST = /^[0-9a-f]{64}$/;
+    const DIGEST = /^[0-9a-f]{64}$/i;
     /** On every SI and PI answer but 405: the key decides them, so no shared cache may mix callers. */
     const KEYED = { Vary: "Authorization" };
     const NO_SNIFF = { "X-Content-Type-Options": "nosniff" };
@@ -75,14 +75,28 @@ function createEdgeWorker(site) {
     function isLoopback(hostname) {
         return (hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname));
     }
+    /** The digests keys are checked against, or what is wrong with the API_KEY_SHA256 secret. */
     function configuredDigests(env) {
-        const fromEnv = env.API_KEY_SHA256?.trim();
-        if (!fromEnv)
-            return site.keyDigests;
-        return fromEnv
-            .split(",")
-            .map((digest) => digest.trim().toLowerCase())
-            .filter((digest) => DIGEST.test(digest));
+        const secret = env.API_KEY_SHA256;
+        if (secret === undefined || secret === null)
+            return { digests: site.keyDigests };
+        if (typeof secret !== "string")
+            return { problem: "API_KEY_SHA256 is not text" };
+        const entries = secret.split(/[\s,;]+/).filter((entry) => entry !== "");
+        if (entries.length === 0)
+            return { digests: site.keyDigests };
+        const digests = [];
+        for (const [index, entry] of entries.entries()) {
+            // `sha256sum` prints "<hex>  -" for its input ("*-" in binary mode): the dash is no entry.
+            const dashOfSum = (entry === "-" || entry === "*-") && DIGEST.test(entries[index - 1] ?? "");
+            if (DIGEST.test(entry))
+                digests.push(entry.toLowerCase());
+            else if (!dashOfSum) {
+                // Its position only: a plain key pasted by mistake must not be echoed.
+                return { problem: `entry ${index + 1} of API_KEY_SHA256 is not a SHA-256 digest` };
+            }
+        }
+        return { digests };
     }
     function sameInConstantTime(a, b) {
         if (a.length !== b.length)
@@ -206,7 +220,12 @@ function createEdgeWorker(site) {
             // The key travelled in clear text: refuse it, like the public API, so clients fix it.
             return failure(request, 400, "https-required", "Send the API key over HTTPS only.", KEYED);
         }
-        const valid = sent.kind === "key" && (await keyIsValid(sent.key, configuredDigests(env)));
+        const configured = sent.kind === "key" ? configuredDigests(env) : { digests: [] };
+        if ("problem" in configured) {
+            // No key can be checked: say so (verify reports it) rather than 403 every valid key.
+            return failure(request, 503, "keys-misconfigured", `No API key can be checked: ${configured.problem} (64 hex digits each).`, KEYED);
+        }
+        const valid = sent.kind === "key" && (await keyIsValid(sent.key, configured.digests));
         if (sent.kind === "key" && !valid) {
             return failure(request, 403, "key-invalid", "The API key is not valid.", KEYED);
         }
