@@ -204,6 +204,16 @@ describe.skipIf(!hasChromium && !inCi)("the EPG preview in headless Chromium", (
     await page.locator("#doc").waitFor({ state: "visible" });
     expect(await page.locator("#doc-meta").textContent()).toMatch(/^200 OK · application\/xml/);
     expect(await page.locator("#doc-body").textContent()).toContain("Zibelemärit");
+    await page.keyboard.press("Escape");
+
+    // Another day of the window: Sunday's election special on Aare News.
+    await page.locator('.days button[data-date="2026-11-29"]').click();
+    await page.locator('.days button[data-date="2026-11-29"][aria-pressed="true"]').waitFor();
+    expect(await blockLabels(page, "news")).toContainEqual([
+      "17:00–23:30",
+      "SPECIALElection Night",
+    ]);
+    expect(await page.locator(".now-line").count()).toBe(0);
     expect(offsite.filter((url) => !url.startsWith("https://img.aareradio.example/"))).toEqual([]);
     await page.close();
   });
