@@ -1,4 +1,5 @@
 import { didYouMean } from "./closestName.js";
+import { quoteValue } from "./inputProblem.js";
 
 /**
  * Why `zone` cannot be used as an IANA time zone, or undefined when it can. Intl decides (it is
@@ -14,6 +15,6 @@ export function timeZoneProblem(zone: string): string | undefined {
     const city = zone.trim().toLowerCase().replaceAll(" ", "_");
     const byCity = zones.find((known) => known.toLowerCase().split("/").at(-1) === city);
     const hint = byCity ? `; did you mean "${byCity}"?` : didYouMean(zone, zones);
-    return `"${zone}" is not an IANA time zone (e.g. Europe/Zurich)${hint}`;
+    return `${quoteValue(zone)} is not an IANA time zone (e.g. Europe/Zurich)${hint}`;
   }
 }

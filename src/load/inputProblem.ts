@@ -48,3 +48,36 @@ export function quoted(value: string): string {
   const characters = Array.from(value);
   return JSON.stringify(characters.length > 60 ? `${characters.slice(0, 59).join("")}…` : value);
 }
+
+/** How much of a value from a file a message quotes, and how long a message or field may be. */
+const QUOTED_CHARACTERS = 60;
+const MESSAGE_CHARACTERS = 300;
+const FIELD_CHARACTERS = 120;
+
+/** A value from a file as a message shows it: quoted, and cut in the middle when long. */
+export function quoteValue(value: string): string {
+  return `"${excerpt(value, QUOTED_CHARACTERS)}"`;
+}
+
+/**
+ * A problem as the load stage reports it: whatever a message or a field path (keys come from
+ * the file too) took from the file, at most a short excerpt leaves the program. This is the one
+ * place that holds for every message, including those that quote a value without quoteValue.
+ */
+export function boundProblem(problem: InputProblem): InputProblem {
+  const message = excerpt(problem.message, MESSAGE_CHARACTERS);
+  const field = excerpt(problem.field, FIELD_CHARACTERS);
+  return message === problem.message && field === problem.field
+    ? problem
+    : { ...problem, field, message };
+}
+
+/** `text` when short enough, else its start and end around "…" (never half a surrogate pair). */
+function excerpt(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  let head = Math.ceil((limit - 1) * 0.6);
+  let tail = text.length - (limit - 1 - head);
+  if (/[\ud800-\udbff]/.test(text.charAt(head - 1))) head--;
+  if (/[\udc00-\udfff]/.test(text.charAt(tail))) tail++;
+  return `${text.slice(0, head)}…${text.slice(tail)}`;
+}

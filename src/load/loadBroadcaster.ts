@@ -4,7 +4,12 @@ import { checkBearers } from "./checkBearers.js";
 import { checkMediumName } from "./checkMediumName.js";
 import { type DataFolder, openDataFolder, type UnreadableFile } from "./dataFolder.js";
 import { timeZoneProblem } from "./ianaTimeZone.js";
-import { formatSourceRef, type InputProblem, type SourceRef } from "./inputProblem.js";
+import {
+  boundProblem,
+  formatSourceRef,
+  type InputProblem,
+  type SourceRef,
+} from "./inputProblem.js";
 import {
   type ProviderInput,
   providerSchema,
@@ -22,7 +27,7 @@ import { SERVICE_ID_PATTERN } from "./spiFormat.js";
 export interface LoadReport {
   /** The provider and every service without errors; undefined when the provider has errors. */
   broadcaster: Broadcaster | undefined;
-  /** Errors and warnings, file by file in the order read. */
+  /** Errors and warnings, file by file in the order read; none quotes more than an excerpt. */
   problems: InputProblem[];
   /** Services left out for their errors: their id, or their file when the id is unusable. */
   brokenServices: string[];
@@ -124,7 +129,8 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
   services.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
     broadcaster: provider && providerIsValid ? { provider, services } : undefined,
-    problems,
+    // Everything a message says about the files leaves the load stage here, bounded.
+    problems: problems.map(boundProblem),
     brokenServices,
   };
 }

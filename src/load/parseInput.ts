@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { didYouMean } from "./closestName.js";
 import { findNonXmlText } from "./findNonXmlText.js";
-import type { InputProblem } from "./inputProblem.js";
+import { type InputProblem, quoteValue } from "./inputProblem.js";
 import type { YamlFile } from "./readYamlFile.js";
 
 /**
@@ -54,7 +54,7 @@ function toProblems(schema: z.ZodType, file: YamlFile, issue: z.core.$ZodIssue):
         {
           ...file.locateKey(path),
           severity: "error",
-          message: `"${String(path.at(-1))}" ${reason}`,
+          message: `${quoteValue(String(path.at(-1)))} ${reason}`,
         },
       ];
     }
@@ -71,7 +71,7 @@ function toProblems(schema: z.ZodType, file: YamlFile, issue: z.core.$ZodIssue):
     }
     case "invalid_format": {
       const value = valueAt(file.value, path);
-      const shown = typeof value === "string" ? `"${value}" ` : "";
+      const shown = typeof value === "string" ? `${quoteValue(value)} ` : "";
       return [file.error(path, `${shown}${issue.message}`)];
     }
     default:
@@ -119,7 +119,7 @@ const typeNames: Record<string, string> = {
 
 function describeValue(value: unknown): string {
   if (value === null) return "nothing";
-  if (typeof value === "string") return `"${value}"`;
+  if (typeof value === "string") return quoteValue(value);
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "number") return `the number ${value}`;

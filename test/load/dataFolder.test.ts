@@ -166,6 +166,26 @@ describe.concurrent("data files that are refused, by validate and build alike", 
     }
   });
 
+  it("quotes a 1.9 MB invalid id as a short excerpt, in validate and build alike", async () => {
+    const project = join(root, "huge-id");
+    await cp("test/fixtures/minimal", join(project, "data"), { recursive: true });
+    const service = await readFile(join(project, "data/services/one.yaml"), "utf8");
+    const id = `a-very-long-id-${"x".repeat(1_900_000)}`;
+    await writeFile(
+      join(project, "data/services/one.yaml"),
+      service.replace("id: one", `id: ${id}`),
+    );
+    const expected = `data/services/one.yaml:1:5 id: "${id.slice(0, 36)}…${"x".repeat(23)}" is not a service id (1 to 16 lower-case letters or digits)`;
+    const validated = await run(["validate", "--data", "data", "--now", NOW], project);
+    expect(validated.stdout.split("\n")[0]).toBe(expected);
+    const built = await run(["build", "--data", "data", "--now", NOW], project);
+    expect(built.stderr.split("\n")[0]).toBe(expected);
+    for (const output of [validated, built]) {
+      expect(output.code).toBe(1);
+      expect((output.stdout + output.stderr).length).toBeLessThan(1000);
+    }
+  });
+
   it("follows a link to another file inside the data folder", async () => {
     const project = join(root, "inside-link");
     await cp("test/fixtures/minimal", join(project, "data"), { recursive: true });
