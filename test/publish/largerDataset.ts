@@ -11,7 +11,7 @@ export interface LargerDatasetOptions {
 
 /**
  * The example broadcaster scaled up: its services copied round-robin under new ids
- * (news0, pop0, …, news1, …), so a build has hundreds of documents to write.
+ * (news0, pop0, …, news1, …) and bearers, so a build has hundreds of documents to write.
  */
 export async function writeLargerDataset(dataDir: string, options: LargerDatasetOptions) {
   await mkdir(join(dataDir, "services"), { recursive: true });
@@ -33,9 +33,14 @@ export async function writeLargerDataset(dataDir: string, options: LargerDataset
     const base = bases[i % bases.length] as string;
     const id = `${base}${Math.floor(i / bases.length)}`;
     const service = await readFile(join(EXAMPLE, "services", `${base}.yaml`), "utf8");
+    // Each copy its own SId and PI code (country id 4, as the GCC 4e1 says): no shared bearers.
+    const code = `4${(i + 1).toString(16).padStart(3, "0")}`;
     await writeFile(
       join(dataDir, "services", `${id}.yaml`),
-      service.replace(/^id: .*$/m, `id: ${id}`),
+      service
+        .replace(/^id: .*$/m, `id: ${id}`)
+        .replace(/\b(dab:\w{3}\.\w{4}\.)\w{4}(\.\w+)/g, `$1${code}$2`)
+        .replace(/\b(fm:\w{3}\.)\w{4}(\.\d{5})/g, `$1${code}$2`),
     );
     await copyFile(
       join(EXAMPLE, "schedules", `${base}.yaml`),
