@@ -64,7 +64,7 @@ function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem
           start: toMinutes(slot.start),
           end: slot.end === undefined ? undefined : toMinutes(slot.end),
           show: slot.show,
-          origin: file.origin([...base, i]),
+          origin: file.locate([...base, i]),
         };
       }),
     special: (special, path) => {
@@ -75,7 +75,7 @@ function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem
         end: toMinutes(special.end),
         show: special.show,
         crid: special.crid,
-        origin: file.origin(path),
+        origin: file.locate(path),
       };
     },
   };
@@ -157,7 +157,7 @@ function loadDatedDays(
           ? week[entry.like]
           : undefined,
       specials,
-      origin: file.origin(base),
+      origin: file.locate(base),
     });
   });
   return dates;

@@ -30,15 +30,14 @@ export interface YamlFile {
   /** The path as shown in messages (relative to the working directory when given so). */
   file: string;
   value: unknown;
-  /** Position of the value at `path`, or of its nearest existing parent. */
+  /**
+   * Position of the value at `path`, or of its nearest existing parent, as `yaml` gives it. For
+   * a mapping or list the quick parser's offsets say it without building the `yaml` Document:
+   * the model keeps one for every slot.
+   */
   locate(path: readonly PropertyKey[]): SourceRef;
   /** Position of the key that names `path`: where an unknown or misnamed field is shown. */
   locateKey(path: readonly PropertyKey[]): SourceRef;
-  /**
-   * Where the mapping or list at `path` is, as `locate` says, found from the quick parser's
-   * offsets when it has them, without the `yaml` Document: what the model keeps for every slot.
-   */
-  origin(path: readonly PropertyKey[]): SourceRef;
   /** A problem at the value at `path`. */
   error(path: readonly PropertyKey[], message: string): InputProblem;
   warning(path: readonly PropertyKey[], message: string): InputProblem;
@@ -76,7 +75,7 @@ export function parseYamlText(file: string, text: string): YamlFile {
     }
   }
   let lines: LineStarts | null | undefined;
-  const origin = (path: readonly PropertyKey[]): SourceRef => {
+  const locate = (path: readonly PropertyKey[]): SourceRef => {
     const offset = quick && startOf(quick, path);
     if (offset !== undefined) lines ??= lineStartsOf(text);
     if (offset === undefined || !lines) return positions.locate(path);
@@ -85,11 +84,10 @@ export function parseYamlText(file: string, text: string): YamlFile {
   return {
     file,
     value,
-    locate: positions.locate,
+    locate,
     locateKey: positions.locateKey,
-    origin,
-    error: (path, message) => ({ ...positions.locate(path), severity: "error", message }),
-    warning: (path, message) => ({ ...positions.locate(path), severity: "warning", message }),
+    error: (path, message) => ({ ...locate(path), severity: "error", message }),
+    warning: (path, message) => ({ ...locate(path), severity: "warning", message }),
     syntaxProblems,
   };
 }
