@@ -1,64 +1,15 @@
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { DEMO_KEYS_FILE, MissingKeysError } from "../edge/apiKeys.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
 import { BuildLockBusyError } from "../publish/buildLock.js";
 import { HostChangeError } from "../publish/hostChange.js";
 import { PublishError } from "../publish/publishError.js";
-import { isCalendarDate } from "../time/plainDate.js";
 import { countOf } from "./countOf.js";
 import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
+import { parseInstant, parseKeysFilePath, parseSeconds } from "./optionParsers.js";
 import { progressLine } from "./progressLine.js";
 import { UsageError } from "./usageError.js";
-
-/**
- * `--keys-file ""` (say, an unset variable in a cron line) must not read as "no keys file": the
- * build would fall back to $SPI_API_KEYS or the public demo key.
- */
-export function parseKeysFilePath(value: string): string {
-  if (value.trim() === "") throw new InvalidArgumentError("expected the path of a keys file");
-  return value;
-}
-
-/** `--now` must name an instant, so a build never depends on the host's zone. */
-export function parseInstant(value: string): number {
-  const parts =
-    /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/.exec(
-      value,
-    );
-  if (!parts) {
-    throw new InvalidArgumentError(
-      "expected an ISO 8601 instant with a zone, e.g. 2026-11-23T04:00:00Z",
-    );
-  }
-  const [, date = "", hour, minute, second = "00", offsetHours = "00", offsetMinutes = "00"] =
-    parts;
-  const year = Number(date.slice(0, 4));
-  // The published window reaches days beyond `now`, and PI paths have four-digit years.
-  if (year < 1970 || year > 9998) {
-    throw new InvalidArgumentError("must lie between the years 1970 and 9998");
-  }
-  // Date.parse rolls 2026-02-30 over to March 2 and takes 24:00: a typo must not build another day.
-  if (!isCalendarDate(date)) throw new InvalidArgumentError(`${date} is not a calendar date`);
-  if (
-    Number(hour) > 23 ||
-    Number(minute) > 59 ||
-    Number(second) > 59 ||
-    Number(offsetHours) > 23 ||
-    Number(offsetMinutes) > 59
-  ) {
-    throw new InvalidArgumentError("not a valid time of day or zone offset");
-  }
-  return Date.parse(value);
-}
-
-function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(seconds)) {
-    throw new InvalidArgumentError("expected a number of seconds, e.g. 600");
-  }
-  return seconds;
-}
 
 export function registerBuildCommand(program: Command) {
   program

@@ -1,17 +1,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
-import { parseInstant, parseKeysFilePath } from "./buildCommand.js";
 import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535)
-    throw new InvalidArgumentError("expected a port number, 0–65535");
-  return port;
-}
+import { parseInstant, parseKeysFilePath, parsePort } from "./optionParsers.js";
 
 interface ServeOptions {
   out: string;

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { formatProblem } from "../load/inputProblem.js";
-import { parseInstant } from "./buildCommand.js";
 import { countOf } from "./countOf.js";
 import { resolveDataDir } from "./dataFolder.js";
 import { EXIT } from "./exitCodes.js";
+import { parseInstant } from "./optionParsers.js";
 
 export interface ValidateOptions {
   data?: string;

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { formatProblem, InputError } from "../load/inputProblem.js";
-import { parseInstant, parseKeysFilePath } from "./buildCommand.js";
 import { EXIT } from "./exitCodes.js";
+import { parseBaseUrl, parseInstant, parseKeysFilePath, parseTimeout } from "./optionParsers.js";
 import { UsageError } from "./usageError.js";
 
 interface VerifyCommandOptions {
@@ -13,23 +13,6 @@ interface VerifyCommandOptions {
   now?: number;
   json?: boolean;
   timeout: number;
-}
-
-function parseBaseUrl(value: string): string {
-  if (!/^https?:\/\/[^/\s]/i.test(value) || !URL.canParse(value)) {
-    throw new InvalidArgumentError(
-      "expected an http(s) URL, e.g. https://spi.example.org or http://127.0.0.1:8080",
-    );
-  }
-  return value;
-}
-
-function parseTimeout(value: string): number {
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) {
-    throw new InvalidArgumentError("expected a positive number of seconds, e.g. 15");
-  }
-  return seconds;
 }
 
 /** The first key of a keys file, read as the build reads it (comments and blank lines skipped). */

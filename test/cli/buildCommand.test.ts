@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseInstant } from "../../src/cli/buildCommand.js";
+import { parseInstant } from "../../src/cli/optionParsers.js";
 import { runCli } from "./runCli.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-now-"));
