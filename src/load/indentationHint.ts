@@ -32,3 +32,19 @@ function indentOf(line: string): number | undefined {
   if (content === -1 || line[content] === "#") return undefined;
   return content;
 }
+
+/**
+ * The hint for yaml's "Nested mappings are not allowed in compact mappings", reported on a
+ * field's value when the next line, a field indented deeper than this one, was meant as its
+ * neighbour.
+ */
+export function deeperFieldHint(text: string, offset: number): string | undefined {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  const lines = text.slice(lineStart).split("\n");
+  const indent = indentOf(lines[0] ?? "");
+  const next = lines.slice(1).find((line) => indentOf(line) !== undefined);
+  const nextIndent = next === undefined ? undefined : indentOf(next);
+  if (indent === undefined || nextIndent === undefined || nextIndent <= indent) return undefined;
+  if (!/^ *[^\s#-][^:]*:( |$)/.test(next ?? "")) return undefined;
+  return `the next line is indented by ${nextIndent} spaces, deeper than this one's ${indent}: a field of the same mapping lines up with it`;
+}

@@ -15,7 +15,7 @@ import {
 } from "yaml";
 import { debug } from "../debug/debugLog.js";
 import type { DataFolder, UnreadableFile } from "./dataFolder.js";
-import { indentationHint } from "./indentationHint.js";
+import { deeperFieldHint, indentationHint } from "./indentationHint.js";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
 
@@ -118,7 +118,7 @@ function positionsIn(file: string, text: string) {
         error.pos[0],
         error.code === "MULTIPLE_DOCS"
           ? "YAML syntax: a second document starts here; a data file holds one (remove the --- or ... line)"
-          : `YAML syntax: ${error.message.split("\n")[0]}${misindented(error.code) ? withHint(indentationHint(text, error.pos[0])) : ""}`,
+          : `YAML syntax: ${error.message.split("\n")[0]}${withHint(indentationHintFor(error.code, text, error.pos[0]))}`,
       ),
     );
     // One pass in document order, where yaml would search again for every key and every alias:
@@ -245,9 +245,11 @@ function positionsIn(file: string, text: string) {
   };
 }
 
-/** The errors yaml gives for a line indented unlike the block it is in. */
-function misindented(code: string): boolean {
-  return code === "BAD_INDENT" || code === "MISSING_CHAR";
+/** What yaml's error most likely means when it comes from a line indented unlike its block. */
+function indentationHintFor(code: string, text: string, offset: number): string | undefined {
+  if (code === "BAD_INDENT" || code === "MISSING_CHAR") return indentationHint(text, offset);
+  if (code === "BLOCK_AS_IMPLICIT_KEY") return deeperFieldHint(text, offset);
+  return undefined;
 }
 
 function withHint(hint: string | undefined): string {
