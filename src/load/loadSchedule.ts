@@ -38,15 +38,26 @@ interface SlotReader {
 
 type SpecialInput = NonNullable<DatedEntry["specials"]>[number];
 
+const MAX_GUESSED_SHOWS = 20;
+
 function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem[]): SlotReader {
   const showIds = Object.keys(input.shows);
   const usedShows = new Set<string>();
+  // A guess compares the name with every show: made for the first few unknown names only, so a
+  // file of thousands of unknown shows is not checked in quadratic time.
+  const guesses = new Map<string, string>();
+  const guess = (show: string) => {
+    let hint = guesses.get(show);
+    if (hint === undefined) {
+      hint = guesses.size < MAX_GUESSED_SHOWS ? didYouMean(show, showIds) : "";
+      guesses.set(show, hint);
+    }
+    return hint;
+  };
   const useShow = (show: string, path: PropertyKey[]) => {
     usedShows.add(show);
     if (!(show in input.shows)) {
-      problems.push(
-        file.error(path, `show "${show}" is not defined under shows${didYouMean(show, showIds)}`),
-      );
+      problems.push(file.error(path, `show "${show}" is not defined under shows${guess(show)}`));
     }
   };
   const checkLength = (start: string, end: string | undefined, path: PropertyKey[]) => {

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import type { InputProblem } from "../../src/load/inputProblem.js";
+import { scheduleSchema } from "../../src/load/inputSchema.js";
+import { loadSchedule } from "../../src/load/loadSchedule.js";
+import { parseInput } from "../../src/load/parseInput.js";
+import { parseYamlText } from "../../src/load/readYamlFile.js";
+
+describe("loadSchedule", () => {
+  it("guesses the show meant for the first 20 unknown names only (each guess reads every show)", () => {
+    const unknown = Array.from({ length: 22 }, (_, i) => `morningg${i}`);
+    const text = `shows:
+${unknown.map((_, i) => `  morning${i}:\n    name: { long: Morning ${i} }`).join("\n")}
+grid:
+  - days: daily
+    slots:
+${unknown.map((show, i) => `      - { start: "${String(i).padStart(2, "0")}:00", show: ${show} }`).join("\n")}
+`;
+    const file = parseYamlText("f.yaml", text);
+    const problems: InputProblem[] = [];
+    const input = parseInput(scheduleSchema, file, problems);
+    expect(input).toBeDefined();
+    if (input) loadSchedule(input, file, problems);
+    const undefinedShows = problems.filter((p) => p.message.includes("is not defined"));
+    expect(undefinedShows.map((p) => p.message).slice(18)).toEqual([
+      'show "morningg18" is not defined under shows; did you mean "morning18"?',
+      'show "morningg19" is not defined under shows; did you mean "morning19"?',
+      'show "morningg20" is not defined under shows',
+      'show "morningg21" is not defined under shows',
+    ]);
+  });
+});
