@@ -58,7 +58,7 @@ describe("loadAndSchedule", () => {
     const { scheduled, brokenServices } = await loadAndSchedule(dir, NOW);
     expect(scheduled?.today).toBe("2026-11-23");
     expect(scheduled?.services.map((s) => s.service.id)).toEqual(["one"]);
-    expect(scheduled?.services[0]?.programmes.length).toBeGreaterThan(30);
+    expect(scheduled?.services[0]?.programmes().length).toBeGreaterThan(30);
     expect(brokenServices).toEqual(["two"]);
   });
 });

@@ -23,7 +23,7 @@ export function* renderSite(
   const fragments = new ProgrammeFragments();
   for (const scheduledService of scheduled.services) {
     const { service } = scheduledService;
-    const { programmes } = scheduledService;
+    const programmes = scheduledService.programmes();
     for (const date of scheduled.dates) {
       const day = selectProgrammeDay(programmes, service.timeZone, date, provider.piMarginHours);
       yield {

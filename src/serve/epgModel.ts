@@ -236,9 +236,20 @@ export function epgModel(input: EpgInput) {
     devKey: input.devKey,
   };
 
+  // Laid out once per model and kept: every day asked for reads the same lists.
+  const programmes = new Map<string, ProgrammeInstance[]>();
+  const programmesOf = (id: string, layOut: () => ProgrammeInstance[]) => {
+    let list = programmes.get(id);
+    if (!list) {
+      list = layOut();
+      programmes.set(id, list);
+    }
+    return list;
+  };
+
   function day(date: PlainDate): EpgDay | undefined {
     if (!site.days.some((d) => d.date === date)) return undefined;
-    const rows = scheduled.services.map(({ service, programmes }): EpgRow => {
+    const rows = scheduled.services.map(({ service, programmes: layOut }): EpgRow => {
       const zone = service.timeZone;
       const { start: dayStart, end: dayEnd, hours } = dayBounds(zone, date);
       const ticks = [];
@@ -246,7 +257,7 @@ export function epgModel(input: EpgInput) {
       const [startOffset, endOffset] = [offsetMinutes(zone, dayStart), offsetMinutes(zone, dayEnd)];
       const blocks: EpgBlock[] = [];
       let covered = dayStart;
-      for (const p of programmes) {
+      for (const p of programmesOf(service.id, layOut)) {
         if (p.end <= dayStart || p.start >= dayEnd) continue;
         if (p.start > covered) blocks.push(gap(zone, covered, p.start));
         blocks.push(programmeBlock(zone, p, dayStart, dayEnd, bySource));
