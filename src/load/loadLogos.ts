@@ -1,7 +1,7 @@
 import type { Logo } from "./broadcaster.js";
-import { imageMimeType } from "./imageMimeType.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { LogoInput } from "./inputSchema.js";
+import { imageMimeType } from "./mediaType.js";
 import type { YamlFile } from "./readYamlFile.js";
 import { FIXED_LOGO_SIZES, type LogoType } from "./spiFormat.js";
 

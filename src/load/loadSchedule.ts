@@ -4,9 +4,9 @@ import { checkMediumName } from "./checkMediumName.js";
 import { didYouMean } from "./closestName.js";
 import { findDeadAir } from "./findDeadAir.js";
 import { findLongProgrammes } from "./findLongProgrammes.js";
-import { imageMimeType } from "./imageMimeType.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { DatedEntry, GridSlotInput, ScheduleInput } from "./inputSchema.js";
+import { imageMimeType } from "./mediaType.js";
 import type { YamlFile } from "./readYamlFile.js";
 
 /**

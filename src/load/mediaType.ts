@@ -8,18 +8,23 @@ import { quoted } from "./inputProblem.js";
 const MEDIA_TYPE =
   /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
 
-/** What people write for a media type, and the type they mean. */
-const SHORTHANDS: Record<string, string> = {
-  html: "text/html",
-  htm: "text/html",
-  text: "text/plain",
-  txt: "text/plain",
+/** The image types a file extension names: for image URLs, and as shorthands below. */
+const IMAGE_TYPES_BY_EXTENSION: Record<string, string> = {
   png: "image/png",
   jpg: "image/jpeg",
   jpeg: "image/jpeg",
   gif: "image/gif",
   webp: "image/webp",
   svg: "image/svg+xml",
+};
+
+/** What people write for a media type, and the type they mean. */
+const SHORTHANDS: Record<string, string> = {
+  ...IMAGE_TYPES_BY_EXTENSION,
+  html: "text/html",
+  htm: "text/html",
+  text: "text/plain",
+  txt: "text/plain",
   mp3: "audio/mpeg",
   aac: "audio/aacp",
   xml: "application/xml",
@@ -36,4 +41,10 @@ export function mediaTypeProblem(value: string): string | undefined {
   const meant = SHORTHANDS[value.trim().toLowerCase().replace(/^\./, "")];
   const hint = meant ? `; did you mean ${meant}?` : " (expected type/subtype, e.g. text/html)";
   return `${quoted(value)} is not a media type${hint}`;
+}
+
+/** The media type an image URL's extension names, or undefined when it names none. */
+export function imageMimeType(url: string): string | undefined {
+  const extension = /\.([a-z]+)(?:[?#].*)?$/i.exec(url)?.[1]?.toLowerCase();
+  return extension ? IMAGE_TYPES_BY_EXTENSION[extension] : undefined;
 }

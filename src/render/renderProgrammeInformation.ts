@@ -1,5 +1,5 @@
 import type { Provider, Service, Show } from "../load/broadcaster.js";
-import { imageMimeType } from "../load/imageMimeType.js";
+import { imageMimeType } from "../load/mediaType.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import { deriveNames } from "./deriveNames.js";
