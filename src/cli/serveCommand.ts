@@ -113,30 +113,32 @@ async function serve(options: ServeOptions) {
   const examples = await previewExamples(preview.origin, options.out, dataDir);
   const key = examples.key?.key ?? "<your key>";
   const auth = `-H "Authorization: ClientIdentifier ${key}"`;
-  console.log(
+  // One write, so a reader of the pipe (a script, a test) never sees half the banner.
+  const banner = [
     `spi-static: previewing ${options.out} at ${preview.origin} through its _worker.js (Ctrl-C stops)`,
-  );
+  ];
   if (watcher) {
-    console.log(`  programme grid: ${examples.origin}/  (rebuilds on every save in ${dataDir})`);
+    banner.push(`  programme grid: ${examples.origin}/  (rebuilds on every save in ${dataDir})`);
   }
-  console.log(`  open SI:  curl ${examples.siUrl}`);
+  banner.push(`  open SI:  curl ${examples.siUrl}`);
   if (examples.keysRefused) {
-    if (examples.piUrl) console.log(`  PI:       curl ${examples.piUrl}   (401: needs a key)`);
-    console.log(
+    if (examples.piUrl) banner.push(`  PI:       curl ${examples.piUrl}   (401: needs a key)`);
+    banner.push(
       `  keys are refused over plain http on ${new URL(examples.origin).hostname} (not loopback): ` +
         "listen on 127.0.0.1 or 0.0.0.0 to try keys from this machine, or put https in front",
     );
   } else {
-    console.log(`  keyed SI: curl ${auth} ${examples.siUrl}`);
-    if (examples.piUrl) console.log(`  PI:       curl ${auth} ${examples.piUrl}`);
+    banner.push(`  keyed SI: curl ${auth} ${examples.siUrl}`);
+    if (examples.piUrl) banner.push(`  PI:       curl ${auth} ${examples.piUrl}`);
     const keyOption = examples.key ? `--keys-file ${examples.key.file}` : `--key "${key}"`;
-    console.log(`  verify:   npx spi-static verify ${examples.origin} ${keyOption}`);
+    banner.push(`  verify:   npx spi-static verify ${examples.origin} ${keyOption}`);
     for (const file of examples.refusedKeyFiles) {
-      console.log(
+      banner.push(
         `  (${file} holds no key this build accepts: use one of the keys the build was given)`,
       );
     }
   }
+  console.log(banner.join("\n"));
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);

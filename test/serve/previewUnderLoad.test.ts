@@ -25,8 +25,14 @@ const DAYS = Array.from({ length: 15 }, (_, i) =>
 const PRUNED_DAY = "20261202";
 
 const CONNECTIONS = 200;
-/** Builds beside the load; the load stops after them (and after MAX_REQUESTS at most). */
+/**
+ * Builds beside the load: at least BUILDS, and more (up to MAX_BUILDS) until MIN_REQUESTS were
+ * sent, so a fast machine whose builds finish early still puts the preview under load. The load
+ * stops after the builds (and after MAX_REQUESTS at most).
+ */
 const BUILDS = 4;
+const MAX_BUILDS = 40;
+const MIN_REQUESTS = CONNECTIONS * 10;
 const MAX_REQUESTS = 150_000;
 
 const children: ChildProcess[] = [];
@@ -156,24 +162,27 @@ describe("the preview under load while builds rewrite and prune its files", () =
     const targets = await targetsOf(refA, refB);
     const { child, origin } = await startServe(outDir);
 
+    const figures = { requests: 0, errors: 0, truncated: 0, missing: 0 };
     let builds = 0;
+    let buildsDone = false;
     let buildError: unknown;
     const building = (async () => {
-      for (let i = 0; i < BUILDS; i++) {
-        await (i % 2 === 0 ? buildInto(dataB, outDir, NIGHT_B) : buildInto(dataA, outDir, NIGHT_A));
+      while (builds < MAX_BUILDS && (builds < BUILDS || figures.requests < MIN_REQUESTS)) {
+        await (builds % 2 === 0
+          ? buildInto(dataB, outDir, NIGHT_B)
+          : buildInto(dataA, outDir, NIGHT_A));
         builds++;
       }
+      buildsDone = true;
     })().catch((error: unknown) => {
       buildError = error;
     });
 
     const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-    const figures = { requests: 0, errors: 0, truncated: 0, missing: 0 };
     const problems: string[] = [];
     const latencies: number[] = [];
     let next = 0;
-    const done = () =>
-      builds >= BUILDS || buildError !== undefined || figures.requests >= MAX_REQUESTS;
+    const done = () => buildsDone || buildError !== undefined || figures.requests >= MAX_REQUESTS;
     async function connection() {
       while (!done()) {
         const target = targets[next++ % targets.length] as Target;
@@ -218,10 +227,10 @@ describe("the preview under load while builds rewrite and prune its files", () =
         `${figures.errors} errors, ${figures.truncated} truncated, ${figures.missing} 404 for the pruned day, p99 ${p99.toFixed(1)} ms`,
     );
     expect(buildError).toBeUndefined();
-    expect(builds).toBe(BUILDS);
+    expect(builds).toBeGreaterThanOrEqual(BUILDS);
     expect(problems.slice(0, 10)).toEqual([]);
     expect(figures).toMatchObject({ errors: 0, truncated: 0 });
-    expect(figures.requests).toBeGreaterThan(CONNECTIONS * 10);
+    expect(figures.requests).toBeGreaterThanOrEqual(MIN_REQUESTS);
     expect(child.exitCode, "serve is still running").toBeNull();
   }, 600_000);
 });
