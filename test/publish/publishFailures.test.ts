@@ -5,13 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LOCK_PATH } from "../../src/publish/stateFolder.js";
 import { readTree } from "../outputFolder.js";
+import { CLI, EXAMPLE, NEXT_NIGHT, NOW, SERVICE_DIR } from "./exampleBuild.js";
 import { writeLargerDataset } from "./largerDataset.js";
-
-const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
-const EXAMPLE = new URL("../../data", import.meta.url).pathname;
-const NOW = "2026-11-23T03:00:00Z";
-const NEXT_NIGHT = "2026-11-24T03:00:00Z";
-const SERVICE_DIR = "radiodns/spi/3.1/id/rdns.aareradio.example/news";
 
 interface CliRun {
   code: number;

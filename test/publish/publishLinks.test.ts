@@ -4,13 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { snapshotTree } from "../outputFolder.js";
+import { CLI, EXAMPLE, NEXT_NIGHT, NOW, SERVICE_DIR } from "./exampleBuild.js";
 
-const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 const PUBLISH = new URL("../../dist/publish/publishSite.js", import.meta.url).href;
-const EXAMPLE = new URL("../../data", import.meta.url).pathname;
-const NOW = "2026-11-23T03:00:00Z";
-const NEXT_NIGHT = "2026-11-24T03:00:00Z";
-const SERVICE_DIR = "radiodns/spi/3.1/id/rdns.aareradio.example/news";
 
 interface CliRun {
   code: number | string;
