@@ -26,6 +26,8 @@ export interface Provider {
   readonly logos: readonly Logo[];
   readonly links: readonly Link[];
   readonly keywords: readonly string[];
+  /** The texts above in other languages, by language tag in the order written. */
+  readonly translations: Translations;
   readonly discovery: Discovery;
 }
 
@@ -67,6 +69,8 @@ export interface Service {
   readonly genres: readonly Genre[];
   readonly keywords: readonly string[];
   readonly links: readonly Link[];
+  /** The texts above in other languages, by language tag in the order written. */
+  readonly translations: Translations;
   /** Broadcast bearers (DAB, FM): in both SI documents. */
   readonly bearers: readonly Bearer[];
   /** IP streams: only in the keyed SI document. */
@@ -116,4 +120,7 @@ export type Genre = DeepReadonly<Input.Genre>;
 export type Link = DeepReadonly<Input.Link>;
 export type Names = DeepReadonly<Input.Names>;
 export type Show = DeepReadonly<Input.Show>;
+export type Translation = DeepReadonly<Input.Translation>;
+/** By language tag; a language appears once (tags compared case-insensitively). */
+export type Translations = Readonly<Record<string, Translation>>;
 export type DatedEntry = DeepReadonly<Input.DatedEntry>;

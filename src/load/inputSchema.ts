@@ -162,6 +162,34 @@ export const linkSchema = z.strictObject({
   mimeValue: mediaType.optional().describe("The linked resource's media type, e.g. text/html."),
 });
 
+const keywordsSchema = z
+  .array(z.string().min(1))
+  .describe("Published as one comma-separated keywords element.");
+
+/**
+ * The texts of a provider, service or show in one more language: published beside the owner's
+ * own texts (which are in its `language`), each element with this language's xml:lang. Any part
+ * may be left out; a name without `medium` gets one cut from its `long`, as the owner's does.
+ */
+export const translationSchema = z.strictObject({
+  name: namesSchema
+    .partial()
+    .optional()
+    .describe("The names in this language; any of short, medium and long."),
+  description: descriptionSchema.optional(),
+  keywords: keywordsSchema.optional(),
+  links: z
+    .array(linkSchema)
+    .optional()
+    .describe("Links for listeners of this language, their descriptions in it."),
+});
+
+export const translationsSchema = z
+  .record(languageTag, translationSchema)
+  .describe(
+    "The same texts in other languages, by BCP 47 tag (fr, en, de-CH): names, description, keywords, links.",
+  );
+
 export const logoSchema = z.strictObject({
   url: httpUrl,
   size: imageSize.describe(
@@ -258,7 +286,8 @@ export const providerSchema = z
       ),
     logos: z.array(logoSchema).optional(),
     links: z.array(linkSchema).optional(),
-    keywords: z.array(z.string().min(1)).optional(),
+    keywords: keywordsSchema.optional(),
+    translations: translationsSchema.optional(),
     discovery: discoverySchema
       .optional()
       .describe("How radios find this site by DNS (spi-static dns), and whether PI needs a key."),
@@ -317,8 +346,9 @@ export const serviceSchema = z
           issue.input === undefined ? "is required: a service needs at least one genre" : undefined,
       })
       .min(1, { error: "is empty: a service needs at least one genre" }),
-    keywords: z.array(z.string().min(1)).optional(),
+    keywords: keywordsSchema.optional(),
     links: z.array(linkSchema).optional(),
+    translations: translationsSchema.optional(),
     bearers: z
       .strictObject({
         dab: z.array(dabBearerSchema).optional(),
@@ -341,6 +371,9 @@ export const showSchema = z.strictObject({
   images: z.array(imageSchema).optional(),
   website: httpUrl.optional(),
   genres: z.array(genreSchema).optional(),
+  keywords: keywordsSchema.optional(),
+  links: z.array(linkSchema).optional(),
+  translations: translationsSchema.optional(),
   group: crid
     .optional()
     .describe("The show's group CRID (memberOf); derived from service and show id when absent."),
@@ -399,6 +432,7 @@ export const scheduleSchema = z
 export type Names = z.infer<typeof namesSchema>;
 export type Description = z.infer<typeof descriptionSchema>;
 export type Link = z.infer<typeof linkSchema>;
+export type Translation = z.infer<typeof translationSchema>;
 export type LogoInput = z.infer<typeof logoSchema>;
 export type Genre = z.infer<typeof genreSchema>;
 export type ProviderInput = z.infer<typeof providerSchema>;

@@ -2,6 +2,7 @@ import { basename, join, relative } from "node:path";
 import type { Broadcaster, Provider, Schedule, Service } from "./broadcaster.js";
 import { checkBearers } from "./checkBearers.js";
 import { checkMediumName } from "./checkMediumName.js";
+import { checkServiceNamesInLanguage, checkTranslations } from "./checkTranslations.js";
 import { type DataFolder, openDataFolder, type UnreadableFile } from "./dataFolder.js";
 import { timeZoneProblem } from "./ianaTimeZone.js";
 import {
@@ -106,6 +107,9 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
       const schedule =
         scheduleFile && scheduleInput && loadSchedule(scheduleInput, scheduleFile, own);
       if (schedule) own.push(...repeatedCrids(schedule, givenCrids));
+      if (scheduleFile && schedule && fields) {
+        checkShowTranslations(schedule, fields.language, scheduleFile, own);
+      }
       if (fields && schedule) service = { ...fields, schedule };
     }
     // Not push(...own): a file of 100k shows has more warnings than a call takes arguments.
@@ -157,6 +161,20 @@ function repeatedCrids(schedule: Schedule, given: Map<string, SourceRef>): Input
   return problems;
 }
 
+/** A show's own texts are in its service's language; its translations add others. */
+function checkShowTranslations(
+  schedule: Schedule,
+  language: string,
+  file: YamlFile,
+  problems: InputProblem[],
+) {
+  for (const [id, show] of Object.entries(schedule.shows)) {
+    if (show.translations) {
+      checkTranslations(show, language, "the show", file, ["shows", id], problems);
+    }
+  }
+}
+
 function unreadableProblem(file: string, { line, column, message }: UnreadableFile): InputProblem {
   return { file, line, column, field: "", severity: "error", message };
 }
@@ -201,6 +219,7 @@ function toProvider(input: ProviderInput, file: YamlFile, problems: InputProblem
   const zone = timeZoneProblem(input.timeZone);
   if (zone) problems.push(file.error(["timeZone"], zone));
   checkMediumName(input.name, file, ["name"], problems);
+  checkTranslations(input, input.language, "the provider", file, [], problems);
   return {
     name: input.name,
     description: input.description,
@@ -213,6 +232,7 @@ function toProvider(input: ProviderInput, file: YamlFile, problems: InputProblem
     logos: loadLogos(input.logos, file, problems),
     links: input.links ?? [],
     keywords: input.keywords ?? [],
+    translations: input.translations ?? {},
     discovery: {
       host: input.discovery?.host ?? input.radiodnsHost,
       httpsPort: input.discovery?.httpsPort ?? 443,
@@ -233,16 +253,20 @@ function toServiceFields(
   const zone = input.timeZone && timeZoneProblem(input.timeZone);
   if (zone) problems.push(file.error(["timeZone"], zone));
   checkMediumName(input.name, file, ["name"], problems);
+  const language = input.language ?? provider?.language ?? "";
+  checkTranslations(input, language, "the service", file, [], problems);
+  if (provider) checkServiceNamesInLanguage(input, provider.language, file, problems);
   return {
     id: input.id,
     name: input.name,
     description: input.description,
-    language: input.language ?? provider?.language ?? "",
+    language,
     timeZone: input.timeZone ?? provider?.timeZone ?? "",
     logos: loadLogos(input.logos, file, problems),
     genres: input.genres,
     keywords: input.keywords ?? [],
     links: input.links ?? [],
+    translations: input.translations ?? {},
     bearers: [
       ...(input.bearers?.dab ?? []).map((b) => ({ ...b, cost: b.cost ?? 20 })),
       ...(input.bearers?.fm ?? []).map((b) => ({ ...b, cost: b.cost ?? 50 })),

@@ -19,3 +19,9 @@ export function deriveNames(names: Names): { short?: string; medium: string; lon
     long: names.long,
   };
 }
+
+/** The same for a translation, which may give any of the three names. */
+export function deriveSomeNames(names: Partial<Names>): Partial<Names> {
+  const { long } = names;
+  return long === undefined ? names : deriveNames({ ...names, long });
+}

@@ -2,15 +2,19 @@ import type { Provider, Service, Show } from "../load/broadcaster.js";
 import { imageMimeType } from "../load/mediaType.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ProgrammeDay } from "../schedule/selectProgrammeDay.js";
-import { deriveNames } from "./deriveNames.js";
 import {
+  attributes,
   SPI_NAMESPACE,
-  textElement,
   writeDescriptions,
   writeGenres,
+  writeKeywords,
+  writeLinks,
   writeMultimedia,
+  writeNames,
 } from "./spiElements.js";
 import { formatEventLocatorTime, formatSpiDuration, formatSpiTime } from "./spiTime.js";
+import { textVersions } from "./textVersions.js";
+import { websiteLabel } from "./websiteLabel.js";
 import { slot, writeXmlDocument, type XmlFragment, XmlWriter } from "./xmlWriter.js";
 
 export interface ProgrammeInformationInput {
@@ -46,7 +50,7 @@ export function renderProgrammeInformation({
       .up();
     const eventLocatorBearer = service.bearers[0]?.id;
     for (const programme of day.programmes) {
-      writeAiring(xml, fragments, programme, eventLocatorBearer);
+      writeAiring(xml, fragments, programme, service.language, eventLocatorBearer);
     }
     xml.up().up();
   });
@@ -60,6 +64,7 @@ type AiringSlot = "crid" | "time" | "duration" | "eventLocator";
 
 interface ProgrammeFragment {
   groupCrid: string;
+  language: string;
   withEventLocator: boolean;
   fragment: XmlFragment<AiringSlot>;
 }
@@ -77,7 +82,12 @@ export class ProgrammeFragments {
   rendered = 0;
   reused = 0;
 
-  of(show: Show, groupCrid: string, withEventLocator: boolean): XmlFragment<AiringSlot> {
+  of(
+    show: Show,
+    groupCrid: string,
+    language: string,
+    withEventLocator: boolean,
+  ): XmlFragment<AiringSlot> {
     let known = this.byShow.get(show);
     if (!known) {
       known = [];
@@ -85,32 +95,41 @@ export class ProgrammeFragments {
     }
     // Nearly always one entry: a show has one group, and a service has event locators or not.
     for (const entry of known) {
-      if (entry.groupCrid === groupCrid && entry.withEventLocator === withEventLocator) {
+      if (
+        entry.groupCrid === groupCrid &&
+        entry.language === language &&
+        entry.withEventLocator === withEventLocator
+      ) {
         this.reused++;
         return entry.fragment;
       }
     }
     const fragment = XmlWriter.fragment<AiringSlot>(PROGRAMME_DEPTH, (xml) =>
-      writeProgramme(xml, show, groupCrid, withEventLocator),
+      writeProgramme(xml, show, groupCrid, language, withEventLocator),
     );
-    known.push({ groupCrid, withEventLocator, fragment });
+    known.push({ groupCrid, language, withEventLocator, fragment });
     this.rendered++;
     return fragment;
   }
 }
 
-function writeProgramme(xml: XmlWriter, show: Show, groupCrid: string, withEventLocator: boolean) {
+/** `language` is the service's: the PI document's and that of the show's own texts. */
+function writeProgramme(
+  xml: XmlWriter,
+  show: Show,
+  groupCrid: string,
+  language: string,
+  withEventLocator: boolean,
+) {
   xml.ele("programme", { id: slot("crid"), shortId: "0" });
-  const names = deriveNames(show.name);
-  if (names.short) textElement(xml, "shortName", names.short);
-  textElement(xml, "mediumName", names.medium);
-  textElement(xml, "longName", names.long);
+  const texts = textVersions(show, language, language);
+  writeNames(xml, texts);
   xml
     .ele("location")
     .ele("time", { time: slot("time"), duration: slot("duration") })
     .up()
     .up();
-  writeDescriptions(xml, show.description);
+  writeDescriptions(xml, texts);
   for (const image of show.images ?? []) {
     const [width, height] = image.size.split("x");
     writeMultimedia(xml, {
@@ -121,10 +140,13 @@ function writeProgramme(xml: XmlWriter, show: Show, groupCrid: string, withEvent
     });
   }
   writeGenres(xml, show.genres ?? []);
+  writeKeywords(xml, texts);
   xml.ele("memberOf", { id: groupCrid, shortId: "0" }).up();
   if (show.website) {
-    xml.ele("link", { uri: show.website, mimeValue: "text/html", description: "Website" }).up();
+    const description = websiteLabel(language);
+    xml.ele("link", attributes({ uri: show.website, mimeValue: "text/html", description })).up();
   }
+  writeLinks(xml, texts);
   if (withEventLocator) {
     xml.ele("link", { uri: slot("eventLocator"), description: "terrestrial_event_locator" }).up();
     xml.ele("link", { uri: slot("crid"), description: "terrestrial_programme_crid" }).up();
@@ -136,11 +158,12 @@ function writeAiring(
   xml: XmlWriter,
   fragments: ProgrammeFragments,
   programme: ProgrammeInstance,
+  language: string,
   eventLocatorBearer: string | undefined,
 ) {
   const { show, groupCrid, crid, start, end } = programme;
   const withEventLocator = Boolean(eventLocatorBearer);
-  xml.insert(fragments.of(show, groupCrid, withEventLocator), {
+  xml.insert(fragments.of(show, groupCrid, language, withEventLocator), {
     crid,
     time: formatSpiTime(start),
     duration: formatSpiDuration(end - start),

@@ -1,16 +1,17 @@
-import type { Bearer, Broadcaster, Logo, Service } from "../load/broadcaster.js";
-import { deriveNames } from "./deriveNames.js";
+import type { Bearer, Broadcaster, Logo, Provider, Service } from "../load/broadcaster.js";
+import { sameLanguage } from "../load/languageTag.js";
 import {
   attributes,
   SPI_NAMESPACE,
-  textElement,
   writeDescriptions,
   writeGenres,
   writeKeywords,
   writeLinks,
   writeMultimedia,
+  writeNames,
 } from "./spiElements.js";
 import { formatSpiTime } from "./spiTime.js";
+import { textVersions } from "./textVersions.js";
 import { writeXmlDocument, type XmlWriter } from "./xmlWriter.js";
 
 export interface ServiceInformationInput {
@@ -36,57 +37,40 @@ export function renderServiceInformation({
     });
     xml.ele("services");
     xml.ele("serviceProvider");
-    writeNames(xml, provider.name);
-    writeDescriptions(xml, provider.description);
+    const texts = textVersions(provider, provider.language, provider.language);
+    writeNames(xml, texts);
+    writeDescriptions(xml, texts);
     writeLogos(xml, provider.logos);
-    writeKeywords(xml, provider.keywords);
-    writeLinks(xml, provider.links);
+    writeKeywords(xml, texts);
+    writeLinks(xml, texts);
     xml.up();
     for (const service of broadcaster.services) {
-      writeService(
-        xml,
-        service,
-        provider.radiodnsHost,
-        withStreams,
-        service.language === provider.language,
-      );
+      writeService(xml, service, provider, withStreams);
     }
     xml.up().up();
   });
 }
 
-function writeService(
-  xml: XmlWriter,
-  service: Service,
-  host: string,
-  withStreams: boolean,
-  sameLanguage: boolean,
-) {
-  // A service in another language marks its texts, since xml:lang is inherited from the root.
-  const lang: Record<string, string> = sameLanguage ? {} : { "xml:lang": service.language };
+function writeService(xml: XmlWriter, service: Service, provider: Provider, withStreams: boolean) {
+  // A service in another language than the document's tags each of its own texts, since
+  // xml:lang is otherwise inherited from the root.
+  const texts = textVersions(service, service.language, provider.language);
   xml.ele("service");
-  writeNames(xml, service.name, lang);
-  writeDescriptions(xml, service.description);
+  writeNames(xml, texts);
+  writeDescriptions(xml, texts);
   writeLogos(xml, service.logos);
-  writeGenres(xml, service.genres);
-  writeKeywords(xml, service.keywords);
-  writeLinks(xml, service.links);
+  writeGenres(
+    xml,
+    service.genres,
+    sameLanguage(service.language, provider.language) ? {} : { "xml:lang": service.language },
+  );
+  writeKeywords(xml, texts);
+  writeLinks(xml, texts);
   for (const bearer of withStreams ? [...service.bearers, ...service.streams] : service.bearers) {
     writeBearer(xml, bearer);
   }
-  xml.ele("radiodns", { fqdn: host, serviceIdentifier: service.id }).up();
+  xml.ele("radiodns", { fqdn: provider.radiodnsHost, serviceIdentifier: service.id }).up();
   xml.up();
-}
-
-function writeNames(
-  xml: XmlWriter,
-  names: Parameters<typeof deriveNames>[0],
-  lang: Record<string, string> = {},
-) {
-  const derived = deriveNames(names);
-  if (derived.short) textElement(xml, "shortName", derived.short, lang);
-  textElement(xml, "mediumName", derived.medium, lang);
-  textElement(xml, "longName", derived.long, lang);
 }
 
 /** The square and rectangle logos are fixed-size PNGs: SPI forbids size and type attributes on them. */

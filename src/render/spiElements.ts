@@ -1,4 +1,6 @@
-import type { Description, Genre, Link } from "../load/broadcaster.js";
+import type { Genre } from "../load/broadcaster.js";
+import { deriveSomeNames } from "./deriveNames.js";
+import type { TextVersion } from "./textVersions.js";
 import type { XmlWriter } from "./xmlWriter.js";
 
 // The elements PI and SI documents share, written with an XmlWriter.
@@ -25,17 +27,31 @@ export function textElement(
   xml.ele(name, attrs).txt(text).up();
 }
 
-/** SPI asks for one item per mediaDescription; short before long, as in the seed. */
-export function writeDescriptions(xml: XmlWriter, description: Description | undefined) {
-  if (description?.short) {
-    xml.ele("mediaDescription");
-    textElement(xml, "shortDescription", description.short);
-    xml.up();
+/**
+ * The names in every language, each length together (all shortNames, then all mediumNames,
+ * then all longNames): one pass of the schema's name group, which for a service needs a
+ * shortName and a mediumName in it and for a programme a mediumName.
+ */
+export function writeNames(xml: XmlWriter, versions: readonly TextVersion[]) {
+  const names = versions.map((v) => ({ lang: v.lang, ...deriveSomeNames(v.name ?? {}) }));
+  for (const length of ["short", "medium", "long"] as const) {
+    for (const name of names) {
+      const text = name[length];
+      if (text) textElement(xml, `${length}Name`, text, name.lang);
+    }
   }
-  if (description?.long) {
-    xml.ele("mediaDescription");
-    textElement(xml, "longDescription", description.long);
-    xml.up();
+}
+
+/** SPI asks for one item per mediaDescription; short before long, as in the seed. */
+export function writeDescriptions(xml: XmlWriter, versions: readonly TextVersion[]) {
+  for (const length of ["short", "long"] as const) {
+    for (const { description, lang } of versions) {
+      const text = description?.[length];
+      if (!text) continue;
+      xml.ele("mediaDescription");
+      textElement(xml, `${length}Description`, text, lang);
+      xml.up();
+    }
   }
 }
 
@@ -46,28 +62,42 @@ export function writeMultimedia(
   xml.ele("mediaDescription").ele("multimedia", attributes(attrs)).up().up();
 }
 
-export function writeGenres(xml: XmlWriter, genres: readonly Genre[]) {
+/** Genre labels are in their owner's language: `lang` tags them when that is not the document's. */
+export function writeGenres(
+  xml: XmlWriter,
+  genres: readonly Genre[],
+  lang: Readonly<Record<string, string>> = {},
+) {
   for (const genre of genres) {
     textElement(
       xml,
       "genre",
       genre.name,
-      attributes({ href: genre.href, type: genre.type ?? "main" }),
+      attributes({ href: genre.href, type: genre.type ?? "main", ...lang }),
     );
   }
 }
 
-export function writeKeywords(xml: XmlWriter, keywords: readonly string[]) {
-  if (keywords.length > 0) textElement(xml, "keywords", keywords.join(", "));
+export function writeKeywords(xml: XmlWriter, versions: readonly TextVersion[]) {
+  for (const { keywords, lang } of versions) {
+    if (keywords.length > 0) textElement(xml, "keywords", keywords.join(", "), lang);
+  }
 }
 
-export function writeLinks(xml: XmlWriter, links: readonly Link[]) {
-  for (const link of links) {
-    xml
-      .ele(
-        "link",
-        attributes({ uri: link.uri, mimeValue: link.mimeValue, description: link.description }),
-      )
-      .up();
+export function writeLinks(xml: XmlWriter, versions: readonly TextVersion[]) {
+  for (const { links, lang } of versions) {
+    for (const link of links) {
+      xml
+        .ele(
+          "link",
+          attributes({
+            uri: link.uri,
+            mimeValue: link.mimeValue,
+            ...lang,
+            description: link.description,
+          }),
+        )
+        .up();
+    }
   }
 }

@@ -118,6 +118,26 @@ const link = fc.record(
   { requiredKeys: ["uri"] },
 );
 
+/** Texts in another language: any of them, tagged mostly unlike the owners' own languages. */
+const translations = optional(
+  fc.dictionary(
+    mostly(oneOf("fr", "it", "en-GB", "rm", "de-CH"), oneOf("fr-verylongsubtag", "FR", "f")),
+    fc.record(
+      {
+        name: fc.record(
+          { short: text(8), medium: text(16), long: text(128) },
+          { requiredKeys: [] },
+        ),
+        description,
+        keywords: fc.array(text(20), { maxLength: 2 }),
+        links: fc.array(link, { maxLength: 1 }),
+      },
+      { requiredKeys: [] },
+    ),
+    { maxKeys: 2 },
+  ),
+);
+
 const logo = fc.record(
   {
     url: httpUrl,
@@ -201,6 +221,7 @@ const provider = fc.record(
     logos: fc.array(logo, { maxLength: 3 }),
     links: fc.array(link, { maxLength: 2 }),
     keywords: fc.array(text(20), { maxLength: 3 }),
+    translations,
   },
   {
     requiredKeys: ["name", "originator", "language", "timeZone", "radiodnsHost", "cridAuthority"],
@@ -219,6 +240,9 @@ const service = (id: string) =>
       genres: fc.array(genre, { minLength: 1, maxLength: 2 }),
       keywords: fc.array(text(20), { maxLength: 2 }),
       links: fc.array(link, { maxLength: 2 }),
+      translations,
+      // Mostly given when the service's language is not the provider's (TS 102 818 §6.5).
+      namesInProviderLanguage: mostly(names(true), fc.constant(undefined)),
       bearers: fc.record(
         { dab: fc.array(dabBearer, { maxLength: 2 }), fm: fc.array(fmBearer, { maxLength: 1 }) },
         { requiredKeys: [] },
@@ -249,6 +273,9 @@ const show = fc.record(
     ),
     website: httpUrl,
     genres: fc.array(genre, { maxLength: 1 }),
+    keywords: fc.array(text(20), { maxLength: 2 }),
+    links: fc.array(link, { maxLength: 1 }),
+    translations,
     group: mostly(
       oneOf("crid://test.example/group/1"),
       oneOf("crid://test.example/100%", "crid://x"),
@@ -355,6 +382,36 @@ const nearMisses: [string, (folder: Folder) => void][] = [
         group: "crid://test.example/100%",
       }),
   ],
+  [
+    "service in another language without names in the provider's",
+    (f) => {
+      f.services[0].language = f.provider.language === "fr" ? "it" : "fr";
+      delete f.services[0].translations;
+    },
+  ],
+  [
+    "translation into the service's own language",
+    (f) => {
+      f.services[1].language = f.provider.language;
+      f.services[1].translations = { [String(f.provider.language)]: { keywords: ["x"] } };
+    },
+  ],
+  [
+    "translated short name over 8 characters",
+    (f) => (f.services[0].translations = { fr: { name: { short: "Classique" } } }),
+  ],
+  [
+    "translation tag with a long subtag",
+    (f) => (f.provider.translations = { "fr-verylongsubtag": { keywords: ["x"] } }),
+  ],
+  [
+    "show translated into its service's language",
+    (f) =>
+      (f.services[2].shows.morning = {
+        ...f.services[2].shows.morning,
+        translations: { [String(f.services[0].language ?? f.provider.language)]: {} },
+      }),
+  ],
   ["IP address as radiodnsHost", (f) => (f.provider.radiodnsHost = "192.0.2.1")],
   ["piMarginHours over 11", (f) => (f.provider.piMarginHours = 12)],
   [
@@ -371,6 +428,14 @@ const dataFolder = fc
   })
   .map(({ provider, services, nearMiss }) => {
     const folder = structuredClone({ provider, services }) as unknown as Folder;
+    for (const service of [folder.services[0], folder.services[1]]) {
+      const names = service.namesInProviderLanguage;
+      delete service.namesInProviderLanguage;
+      if (names && service.language !== undefined && service.language !== provider.language) {
+        const translations = (service.translations ?? {}) as Record<string, unknown>;
+        service.translations = { ...translations, [provider.language]: { name: names } };
+      }
+    }
     nearMiss?.[1](folder);
     return folder;
   });

@@ -92,4 +92,58 @@ describe("renderProgrammeInformation", () => {
     );
     expect(await validateSpiDocuments([{ name: "pi.xml", xml }])).toEqual([]);
   });
+
+  it("writes a show's translations after its own texts and labels its website in the service's language", async () => {
+    const base = makeService({ daily: ["00:00 morgen"] });
+    const morgen = {
+      name: { short: "Morgen", long: "Der Morgen" },
+      description: { short: "Wach werden." },
+      website: "https://radio.example/morgen",
+      keywords: ["Wetter", "Verkehr"],
+      links: [{ uri: "mailto:morgen@radio.example", description: "Schreiben Sie uns" }],
+      translations: {
+        fr: {
+          name: { long: "Le Matin" },
+          description: { long: "Se réveiller en musique." },
+          keywords: ["météo"],
+          links: [{ uri: "mailto:matin@radio.example", description: "Écrivez-nous" }],
+        },
+      },
+    };
+    const service = {
+      ...base,
+      language: "de-CH",
+      schedule: { ...base.schedule, shows: { morgen } },
+    };
+    const xml = render(service, "2026-11-23");
+    const programme = xml.slice(xml.indexOf("<programme "), xml.indexOf("</programme>"));
+    const lines = programme
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => /^<((short|medium|long)(Name|Description)|keywords|link)\b/.test(line));
+    expect(lines).toEqual([
+      "<shortName>Morgen</shortName>",
+      "<mediumName>Der Morgen</mediumName>",
+      '<mediumName xml:lang="fr">Le Matin</mediumName>',
+      "<longName>Der Morgen</longName>",
+      '<longName xml:lang="fr">Le Matin</longName>',
+      "<shortDescription>Wach werden.</shortDescription>",
+      '<longDescription xml:lang="fr">Se réveiller en musique.</longDescription>',
+      "<keywords>Wetter, Verkehr</keywords>",
+      '<keywords xml:lang="fr">météo</keywords>',
+      '<link uri="https://radio.example/morgen" mimeValue="text/html" description="Webseite"/>',
+      '<link uri="mailto:morgen@radio.example" description="Schreiben Sie uns"/>',
+      '<link uri="mailto:matin@radio.example" xml:lang="fr" description="Écrivez-nous"/>',
+    ]);
+    expect(await validateSpiDocuments([{ name: "pi.xml", xml }])).toEqual([]);
+  });
+
+  it("leaves a website link undescribed in a language it has no label for", () => {
+    const base = makeService({ daily: ["00:00 aamu"] });
+    const aamu = { name: { long: "Aamu" }, website: "https://radio.example/aamu" };
+    const service = { ...base, language: "fi", schedule: { ...base.schedule, shows: { aamu } } };
+    expect(render(service, "2026-11-23")).toContain(
+      '<link uri="https://radio.example/aamu" mimeValue="text/html"/>',
+    );
+  });
 });

@@ -45,6 +45,18 @@ function broadcaster(): Broadcaster {
     id: "klassik",
     language: "de",
     name: { short: "Klassik", long: "Radio Klassik" },
+    description: { short: "Klassische Musik." },
+    genres: [{ href: "urn:tva:metadata:cs:ContentCS:2011:3.6.1", name: "Klassik" }],
+    keywords: ["Oper"],
+    links: [{ uri: "https://radio.example/klassik", description: "Webseite" }],
+    translations: {
+      fr: { name: { short: "Classiq", long: "Radio Classique" }, keywords: ["opéra"] },
+      en: {
+        name: { short: "Classic", medium: "Classic Radio" },
+        description: { short: "Classical music." },
+        links: [{ uri: "https://radio.example/classic", description: "Website" }],
+      },
+    },
   });
   return {
     provider: makeProvider({
@@ -98,10 +110,60 @@ describe("renderServiceInformation", () => {
     );
   });
 
-  it("marks the texts of a service in another language and names the RadioDNS identity", () => {
-    expect(open).toContain('<shortName xml:lang="de">Klassik</shortName>');
+  it("names the RadioDNS identity, keywords and bearers", () => {
     expect(open).toContain('<radiodns fqdn="rdns.radio.example" serviceIdentifier="pop"/>');
     expect(open).toContain("<keywords>pop, charts</keywords>");
     expect(open).toContain('<bearer id="fm:4e1.4e02.10170" cost="50"/>');
+  });
+
+  it("writes a service's texts in every language, the document's first and untagged, every other tagged", () => {
+    const service = open.slice(open.indexOf("<service>"), open.indexOf("</service>"));
+    const texts = service
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => !line.startsWith("<mediaDescription") && !line.startsWith("</media"));
+    expect(texts.slice(0, 14)).toEqual([
+      "<service>",
+      "<shortName>Classic</shortName>",
+      '<shortName xml:lang="de">Klassik</shortName>',
+      '<shortName xml:lang="fr">Classiq</shortName>',
+      "<mediumName>Classic Radio</mediumName>",
+      '<mediumName xml:lang="de">Radio Klassik</mediumName>',
+      '<mediumName xml:lang="fr">Radio Classique</mediumName>',
+      '<longName xml:lang="de">Radio Klassik</longName>',
+      '<longName xml:lang="fr">Radio Classique</longName>',
+      "<shortDescription>Classical music.</shortDescription>",
+      '<shortDescription xml:lang="de">Klassische Musik.</shortDescription>',
+      '<genre href="urn:tva:metadata:cs:ContentCS:2011:3.6.1" type="main" xml:lang="de">Klassik</genre>',
+      '<keywords xml:lang="de">Oper</keywords>',
+      '<keywords xml:lang="fr">opéra</keywords>',
+    ]);
+    expect(texts.slice(14, 16)).toEqual([
+      '<link uri="https://radio.example/classic" description="Website"/>',
+      '<link uri="https://radio.example/klassik" xml:lang="de" description="Webseite"/>',
+    ]);
+  });
+
+  it("writes a provider's translations after its own texts, each tagged", () => {
+    const withFrench = broadcaster();
+    const provider = {
+      ...withFrench.provider,
+      translations: { fr: { name: { short: "Essai", long: "Groupe Test" } } },
+    };
+    const xml = renderServiceInformation({
+      broadcaster: { ...withFrench, provider },
+      withStreams: false,
+      createdAt,
+    }).toString("utf8");
+    expect(xml).toContain(
+      [
+        "<shortName>Test</shortName>",
+        '<shortName xml:lang="fr">Essai</shortName>',
+        "<mediumName>Test Radio Group</mediumName>",
+        '<mediumName xml:lang="fr">Groupe Test</mediumName>',
+        "<longName>Test Radio Group</longName>",
+        '<longName xml:lang="fr">Groupe Test</longName>',
+      ].join("\n      "),
+    );
   });
 });
