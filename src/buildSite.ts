@@ -101,7 +101,7 @@ export async function buildSite({
   const { scheduled, problems, brokenServices } = validated;
   const hasErrors = problems.some((p) => p.severity === "error");
   if (!scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
-    throw new InputError(problems);
+    throw new InputError(problems, dataDir);
   }
   const { broadcaster } = scheduled;
   const { radiodnsHost } = broadcaster.provider;

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "./usageError.js";
+import { UsageError } from "../exit/spiStaticError.js";
 
 const PROVIDER_FILE = "provider.yaml";
 const START = "run `npx spi-static init` to start a project, or pass --data <dir>";

@@ -3,47 +3,47 @@ import { existsSync } from "node:fs";
 import { appendFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Command } from "commander";
 import { DEV_KEYS_FILE } from "../edge/apiKeys.js";
-import { EXIT } from "./exitCodes.js";
+import { EXIT, type ExitCode } from "../exit/exitCodes.js";
+import type { CommandIo } from "./commandIo.js";
 
 /** The scaffold shipped with the package: a provider, one service and a one-week grid. */
 const TEMPLATE_DIR = fileURLToPath(new URL("../../templates/init", import.meta.url));
 
-export function registerInitCommand(program: Command) {
-  program
-    .command("init")
-    .description(
-      "start a new project: data/ with a provider, one service and a one-week grid, and schema/ for editors",
-    )
-    .argument("[dir]", "folder to create the project in", ".")
-    .action(async (dir: string) => {
-      const { inputJsonSchemas } = await import("../load/inputJsonSchemas.js");
-      const files = [
-        ...(await templateFiles()),
-        { path: join("data", DEV_KEYS_FILE), text: devKeysFile() },
-        ...inputJsonSchemas().map(({ name, text }) => ({ path: join("schema", name), text })),
-      ];
-      const existing = files.filter((file) => existsSync(join(dir, file.path)));
-      if (existing.length > 0) {
-        for (const file of existing) {
-          console.error(`spi-static: ${join(dir, file.path)} already exists`);
-        }
-        console.error("spi-static: nothing was written; init never overwrites a file");
-        process.exitCode = EXIT.usage;
-        return;
-      }
-      for (const file of files) {
-        const target = join(dir, file.path);
-        await mkdir(dirname(target), { recursive: true });
-        await writeFile(target, file.text, { flag: "wx" });
-      }
-      await ignoreInGit(join(dir, ".gitignore"));
-      const inDir = dir === "." ? "" : `cd ${dir} && `;
-      console.log(
-        `spi-static: created ${files.length} files and .gitignore in ${dir}; next: ${inDir}npx spi-static validate && npx spi-static build && npx spi-static serve`,
-      );
-    });
+export interface InitOptions {
+  /** The folder to create the project in. */
+  dir: string;
+}
+
+/** `spi-static init`: a new project; exit 2, writing nothing, when any of its files exists. */
+export async function initCommand({ dir }: InitOptions, io: CommandIo): Promise<ExitCode> {
+  const { inputJsonSchemas } = await import("../load/inputJsonSchemas.js");
+  const files = [
+    ...(await templateFiles()),
+    { path: join("data", DEV_KEYS_FILE), text: devKeysFile() },
+    ...inputJsonSchemas().map(({ name, text }) => ({ path: join("schema", name), text })),
+  ];
+  const existing = files.filter((file) => existsSync(join(dir, file.path)));
+  if (existing.length > 0) {
+    io.stderr(
+      [
+        ...existing.map((file) => `spi-static: ${join(dir, file.path)} already exists`),
+        "spi-static: nothing was written; init never overwrites a file",
+      ].join("\n"),
+    );
+    return EXIT.usage;
+  }
+  for (const file of files) {
+    const target = join(dir, file.path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.text, { flag: "wx" });
+  }
+  await ignoreInGit(join(dir, ".gitignore"));
+  const inDir = dir === "." ? "" : `cd ${dir} && `;
+  io.stdout(
+    `spi-static: created ${files.length} files and .gitignore in ${dir}; next: ${inDir}npx spi-static validate && npx spi-static build && npx spi-static serve`,
+  );
+  return EXIT.ok;
 }
 
 async function templateFiles(): Promise<{ path: string; text: string }[]> {

@@ -12,10 +12,8 @@ const REFRESH_MS = 100;
  * A single self-overwriting status line for long builds, on stderr. Only on a terminal: in cron
  * logs and pipes a build prints its summary and nothing else.
  */
-export function progressLine(
-  stream: NodeJS.WriteStream = process.stderr,
-): ProgressLine | undefined {
-  if (!stream.isTTY) return undefined;
+export function progressLine(stream: NodeJS.WriteStream | undefined): ProgressLine | undefined {
+  if (!stream?.isTTY) return undefined;
   let shownAt = 0;
   let shown = false;
   return {

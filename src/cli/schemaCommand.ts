@@ -1,20 +1,20 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Command } from "commander";
+import { EXIT, type ExitCode } from "../exit/exitCodes.js";
+import type { CommandIo } from "./commandIo.js";
 
-export function registerSchemaCommand(program: Command) {
-  program
-    .command("schema")
-    .description(
-      "write the JSON Schemas of provider.yaml, services/*.yaml and schedules/*.yaml, for editors",
-    )
-    .option("--out <dir>", "folder to write provider/service/schedule.schema.json into", "schema")
-    .action(async (options: { out: string }) => {
-      await mkdir(options.out, { recursive: true });
-      const { inputJsonSchemas } = await import("../load/inputJsonSchemas.js");
-      for (const { name, text } of inputJsonSchemas()) {
-        await writeFile(join(options.out, name), text);
-        console.log(`spi-static: wrote ${join(options.out, name)}`);
-      }
-    });
+export interface SchemaOptions {
+  /** The folder to write provider/service/schedule.schema.json into. */
+  out: string;
+}
+
+/** `spi-static schema`: the JSON Schemas editors check the YAML files with. */
+export async function schemaCommand(options: SchemaOptions, io: CommandIo): Promise<ExitCode> {
+  await mkdir(options.out, { recursive: true });
+  const { inputJsonSchemas } = await import("../load/inputJsonSchemas.js");
+  for (const { name, text } of inputJsonSchemas()) {
+    await writeFile(join(options.out, name), text);
+    io.stdout(`spi-static: wrote ${join(options.out, name)}`);
+  }
+  return EXIT.ok;
 }

@@ -1,81 +1,30 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Command } from "commander";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
+import { EXIT, type ExitCode } from "../exit/exitCodes.js";
+import type { CommandIo } from "./commandIo.js";
 import { resolveDataDir } from "./dataFolder.js";
-import { EXIT } from "./exitCodes.js";
-import { parseInstant, parseKeysFilePath, parsePort } from "./optionParsers.js";
 
-interface ServeOptions {
+export interface ServeOptions {
   out: string;
   port: number;
   host: string;
-  now?: number;
-  watch?: boolean;
-  data?: string;
-  keysFile?: string;
+  now?: number | undefined;
+  watch?: boolean | undefined;
+  data?: string | undefined;
+  keysFile?: string | undefined;
 }
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])$/;
 
-function addServeOptions(command: Command): Command {
-  return command
-    .option("--out <dir>", "the built output folder", "out")
-    .option("--port <n>", "port to listen on (0 picks a free one)", parsePort, 8080)
-    .option(
-      "--host <address>",
-      "address to listen on; keys are refused over http except on loopback",
-      "127.0.0.1",
-    )
-    .option(
-      "--now <instant>",
-      "serve the date window as at this ISO instant instead of the clock",
-      parseInstant,
-    )
-    .option(
-      "--data <dir>",
-      "with --watch: folder with provider.yaml, services/ and schedules/ (default: ./data)",
-    )
-    .option(
-      "--keys-file <path>",
-      "with --watch: API keys for the builds, as for build (default: $SPI_API_KEYS, else the demo key)",
-      parseKeysFilePath,
-    );
-}
-
-export function registerServeCommand(program: Command) {
-  addServeOptions(
-    program
-      .command("serve")
-      .description(
-        "preview the output folder locally behind the same edge rules Cloudflare runs (out/_worker.js)",
-      ),
-  )
-    .option(
-      "--watch",
-      "build the data folder now and on every save, with a live programme grid at / (as `dev`)",
-    )
-    .addHelpText(
-      "after",
-      `
-Plain static servers cannot stand in for this: they would hand out_keyed/ to anyone and answer
-200 where the API answers 401/403/404. API_KEY_SHA256 in the environment replaces the key
-digests built into the worker, as the deployment's secret does.`,
-    )
-    .action((options: ServeOptions) => serve(options));
-  addServeOptions(
-    program
-      .command("dev")
-      .description(
-        "serve --watch: rebuild on every save and show the programme grid at the preview's root",
-      ),
-  ).action((options: ServeOptions) => serve({ ...options, watch: true }));
-}
-
-async function serve(options: ServeOptions) {
+/**
+ * `spi-static serve` (and `dev`, with `watch`): previews the output folder until `io.signal`
+ * aborts; exit 1 when the first build of `--watch` fails with nothing to serve.
+ */
+export async function serveCommand(options: ServeOptions, io: CommandIo): Promise<ExitCode> {
   const { startPreviewServer } = await import("../serve/previewServer.js");
   const { previewExamples } = await import("../serve/previewExamples.js");
-  const keys = { keysFile: options.keysFile, keysList: process.env.SPI_API_KEYS };
+  const keys = { keysFile: options.keysFile, keysList: io.env.SPI_API_KEYS };
   const dataDir = options.watch ? resolveDataDir(options.data) : (options.data ?? "data");
   let watcher: import("../serve/siteWatcher.js").SiteWatcher | undefined;
   let routes: import("../serve/previewServer.js").PreviewRoutes | undefined;
@@ -90,15 +39,14 @@ async function serve(options: ServeOptions) {
       keys,
       // Only to a browser on this machine: on other addresses the rules refuse keys over http.
       devKey: LOOPBACK.test(options.host) ? await developmentKey(dataDir, keys) : undefined,
-      log: (line) => console.error(line),
+      log: (line) => io.stderr(line),
     });
     if (!existsSync(join(options.out, WORKER_PATH))) {
-      console.error(
+      io.stderr(
         `spi-static: nothing to serve: the first build failed (above) and ${options.out} holds no earlier one; fix it and start again`,
       );
       await watcher.close();
-      process.exitCode = EXIT.invalidInput;
-      return;
+      return EXIT.invalidInput;
     }
     routes = previewPage(watcher);
   }
@@ -107,7 +55,7 @@ async function serve(options: ServeOptions) {
     port: options.port,
     host: options.host,
     now: options.now,
-    apiKeySha256: process.env.API_KEY_SHA256,
+    apiKeySha256: io.env.API_KEY_SHA256,
     routes,
   });
   const examples = await previewExamples(preview.origin, options.out, dataDir);
@@ -138,17 +86,16 @@ async function serve(options: ServeOptions) {
       );
     }
   }
-  console.log(banner.join("\n"));
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      preview
-        .close()
-        .then(() => watcher?.close())
-        .then(resolve, resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+  io.stdout(banner.join("\n"));
+  await untilAborted(io.signal);
+  await preview.close();
+  await watcher?.close();
+  return EXIT.ok;
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
   });
 }

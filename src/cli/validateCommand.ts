@@ -1,41 +1,27 @@
-import type { Command } from "commander";
+import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { formatProblem } from "../load/inputProblem.js";
+import type { CommandIo } from "./commandIo.js";
 import { countOf } from "./countOf.js";
 import { resolveDataDir } from "./dataFolder.js";
-import { EXIT } from "./exitCodes.js";
-import { parseInstant } from "./optionParsers.js";
 
 export interface ValidateOptions {
-  data?: string;
-  now?: number;
-  json?: boolean;
+  data?: string | undefined;
+  now?: number | undefined;
+  json?: boolean | undefined;
 }
 
-export function registerValidateCommand(program: Command) {
-  program
-    .command("validate")
-    .description(
-      "check the data folder without writing anything; every error and warning with its file:line:column",
-    )
-    .option("--data <dir>", "folder with provider.yaml, services/ and schedules/ (default: ./data)")
-    .option(
-      "--now <instant>",
-      "the clock whose build window is checked (ISO instant)",
-      parseInstant,
-    )
-    .option("--json", "print the report as one line of JSON")
-    .action(async (options: ValidateOptions) => {
-      const { lines, exitCode } = await validate(options);
-      // One write: a file with 100k warnings took seconds in console.log, line by line.
-      process.stdout.write(`${lines.join("\n")}\n`);
-      process.exitCode = exitCode;
-    });
+/** `spi-static validate`: the report on stdout; exit 1 on any error. */
+export async function validateCommand(options: ValidateOptions, io: CommandIo): Promise<ExitCode> {
+  const { lines, exitCode } = await validate(options);
+  // One write: a file with 100k warnings took seconds when printed line by line.
+  io.stdout(lines.join("\n"));
+  return exitCode;
 }
 
 /** What `spi-static validate` prints, line by line, and its exit code: 1 on any error. */
 export async function validate(
   options: ValidateOptions,
-): Promise<{ lines: string[]; exitCode: number }> {
+): Promise<{ lines: string[]; exitCode: ExitCode }> {
   const dataDir = resolveDataDir(options.data);
   const { loadAndSchedule } = await import("../loadAndSchedule.js");
   const { problems, brokenServices, scheduled } = await loadAndSchedule(

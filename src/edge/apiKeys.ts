@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { UsageError } from "../exit/spiStaticError.js";
 import { openDataFolder } from "../load/dataFolder.js";
 import { InputError, type InputProblem } from "../load/inputProblem.js";
 
@@ -27,7 +28,7 @@ export interface KeySources {
 }
 
 /** No key from anywhere: the worker would answer 403 to every key, so the build refuses. */
-export class MissingKeysError extends Error {}
+export class MissingKeysError extends UsageError {}
 
 export interface ApiKeys {
   /** SHA-256 of each key, lowercase hex: the only form in which keys reach the output. */
@@ -62,7 +63,7 @@ export function parseKeysFile(text: string, file: string): string[] {
     if (problem) problems.push({ ...at, severity: "error", message: problem });
     else keys.push(line);
   });
-  if (problems.length > 0) throw new InputError(problems);
+  if (problems.length > 0) throw new InputError(problems, file);
   return keys;
 }
 
@@ -86,7 +87,7 @@ export function parseKeysList(list: string, origin: string): string[] {
         ]
       : [];
   });
-  if (problems.length > 0) throw new InputError(problems);
+  if (problems.length > 0) throw new InputError(problems, origin);
   return keys;
 }
 
@@ -137,5 +138,5 @@ async function readDataKeysFile(dataDir: string, file: string): Promise<string[]
   if ("text" in read) return parseKeysFile(read.text, file);
   if (read.unreadable.missing) return [];
   const { line, column, message } = read.unreadable;
-  throw new InputError([{ file, line, column, field: "", severity: "error", message }]);
+  throw new InputError([{ file, line, column, field: "", severity: "error", message }], file);
 }

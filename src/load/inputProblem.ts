@@ -1,3 +1,5 @@
+import { SpiStaticError } from "../exit/spiStaticError.js";
+
 /** Where a value sits in an input file: what every error message points at. */
 export interface SourceRef {
   file: string;
@@ -21,15 +23,36 @@ export function formatProblem(problem: InputProblem): string {
   return `${formatSourceRef(problem)}: ${tag}${problem.message}`;
 }
 
-/** Thrown by the load and schedule stages when the input cannot be published. */
-export class InputError extends Error {
+/**
+ * The input cannot be published: thrown where a run stops on its problems (the build, a keys
+ * file), never inside load or schedule, which return problems as values.
+ */
+export class InputError extends SpiStaticError {
+  readonly kind = "invalidInput";
   readonly problems: InputProblem[];
 
-  constructor(problems: InputProblem[]) {
+  /** `source`: the folder or file the problems are in, for the closing line. */
+  constructor(
+    problems: InputProblem[],
+    readonly source = "the input",
+  ) {
     const errors = problems.filter((p) => p.severity === "error");
-    super(`${errors.length} error(s) in the input:\n${errors.map(formatProblem).join("\n")}`);
+    super(`${errors.length} error(s) in ${source}:\n${errors.map(formatProblem).join("\n")}`);
     this.name = "InputError";
     this.problems = problems;
+  }
+
+  /** Every problem (warnings too) with its file:line:column, then the count of errors. */
+  override describe(): string[] {
+    const errors = this.problems.filter((p) => p.severity === "error").length;
+    return [
+      ...this.problems.map(formatProblem),
+      `spi-static: ${errors} ${errors === 1 ? "error" : "errors"} in ${this.source}; nothing was written`,
+    ];
+  }
+
+  override toJsonReport(): Record<string, unknown> {
+    return { problems: this.problems };
   }
 }
 

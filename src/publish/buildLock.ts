@@ -3,6 +3,7 @@ import { link, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { SpiStaticError } from "../exit/spiStaticError.js";
 
 /** Who holds the lock; written whole before the lock file appears, so it is never half-read. */
 export interface LockHolder {
@@ -21,7 +22,9 @@ export interface BuildLockOptions {
 }
 
 /** Another build holds the lock on the same output folder (cron overlap). */
-export class BuildLockBusyError extends Error {
+export class BuildLockBusyError extends SpiStaticError {
+  readonly kind = "busy";
+
   constructor(
     readonly lockPath: string,
     readonly holder: LockHolder,
@@ -32,6 +35,10 @@ export class BuildLockBusyError extends Error {
         "or pass --wait <seconds>.",
     );
     this.name = "BuildLockBusyError";
+  }
+
+  override toJsonReport(): Record<string, unknown> {
+    return { error: this.message, path: this.lockPath };
   }
 }
 

@@ -1,8 +1,9 @@
+import { UsageError } from "../exit/spiStaticError.js";
 import { SPI_BASE } from "../site/siteContract.js";
 import { readOwnedPaths } from "./ownershipManifest.js";
 
 /** The build would publish under another radiodnsHost than the one out/ serves. */
-export class HostChangeError extends Error {}
+export class HostChangeError extends UsageError {}
 
 const PI_HOST = new RegExp(`^${SPI_BASE.replaceAll(".", "\\.")}/id/([^/]+)/`);
 

@@ -1,8 +1,12 @@
+import { SpiStaticError } from "../exit/spiStaticError.js";
+
 /**
  * The output folder could not be changed. Names the file the build was working on and the
  * system's reason; every file already in place is still complete (writes are atomic).
  */
-export class PublishError extends Error {
+export class PublishError extends SpiStaticError {
+  readonly kind = "failure";
+
   constructor(
     readonly path: string,
     readonly action: "write" | "remove" | "read",
@@ -10,6 +14,14 @@ export class PublishError extends Error {
   ) {
     super(`cannot ${action} ${path}: ${describeCause(cause, path)}`, { cause });
     this.name = "PublishError";
+  }
+
+  override describe(): string[] {
+    return [`spi-static: ${this.message}; the files already published are intact`];
+  }
+
+  override toJsonReport(): Record<string, unknown> {
+    return { error: this.message, path: this.path };
   }
 
   /** The system error code, e.g. ENOSPC, when there is one. */

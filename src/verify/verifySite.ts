@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { UsageError } from "../exit/spiStaticError.js";
 import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/radiodnsBearer.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../site/siteContract.js";
 import { addDays, compactDate, type PlainDate } from "../time/plainDate.js";
@@ -33,7 +34,7 @@ export interface VerifyReport {
 }
 
 /** The command line asks for something unsafe, e.g. a key over plain http to another host. */
-export class VerifyUsageError extends Error {}
+export class VerifyUsageError extends UsageError {}
 
 /** PI requests in flight at once: enough for a thousand services, gentle on a small origin. */
 const PARALLEL_REQUESTS = 8;

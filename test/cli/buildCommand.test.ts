@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseInstant } from "../../src/cli/optionParsers.js";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-now-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -34,11 +34,11 @@ describe("parseInstant (--now)", () => {
     "makes %s exit 2 (usage) on a day that is not in the calendar or beyond year 9998",
     async (command) => {
       for (const now of ["2026-02-30T04:00:00Z", "9999-12-31T23:59:59Z"]) {
-        const run = await runCli(
+        const run = await runInProcess(
           [command, "--data", resolve("test/fixtures/minimal"), "--out", "out", "--now", now],
           root,
         ).catch((error: unknown) => error);
-        expect(run).toMatchObject({ code: 2 });
+        expect(run).toMatchObject({ exitCode: 2 });
       }
     },
   );
@@ -53,7 +53,7 @@ describe("--keys-file", () => {
     "given an empty path is a usage error for %s, never a fallback to other keys",
     async (command, args) => {
       for (const path of ["", " "]) {
-        const run = await runCli(
+        const run = await runInProcess(
           [
             command,
             ...args.map((a) => (a.startsWith("test/") ? resolve(a) : a)),
@@ -63,7 +63,7 @@ describe("--keys-file", () => {
           root,
           { SPI_API_KEYS: "" },
         );
-        expect(run.code, run.stderr).toBe(2);
+        expect(run.exitCode, run.stderr).toBe(2);
         expect(run.stderr).toContain("expected the path of a keys file");
       }
     },

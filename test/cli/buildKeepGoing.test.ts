@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { readTree } from "../outputFolder.js";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 /** Two services, `one` fine and `two` with overlapping slots. */
 const root = await mkdtemp(join(tmpdir(), "spi-static-keep-going-"));
@@ -26,18 +26,18 @@ const OVERLAP =
 
 describe("spi-static build with a broken service", () => {
   it("writes nothing at all without --keep-going", async () => {
-    const result = await runCli(["build", "--now", NOW, "--out", "refused"], root);
-    expect(result.code).toBe(1);
+    const result = await runInProcess(["build", "--now", NOW, "--out", "refused"], root);
+    expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(`${OVERLAP}\nspi-static: 1 error in data; nothing was written\n`);
     await expect(readdir(join(root, "refused"))).rejects.toThrow();
   });
 
   it("publishes the valid services and lists the broken ones with --keep-going", async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       ["build", "--now", NOW, "--out", "kept", "--keep-going", "--quiet"],
       root,
     );
-    expect(result.code).toBe(1);
+    expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(
       `${OVERLAP}\nspi-static: left out 1 service with errors: two; the others were published\n`,
     );
@@ -49,7 +49,7 @@ describe("spi-static build with a broken service", () => {
   });
 
   it("says so in the JSON summary", async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       ["build", "--now", NOW, "--out", "json", "--keep-going", "--json"],
       root,
     );
@@ -76,7 +76,7 @@ describe("spi-static build --keep-going when a published service breaks", () => 
     const one = await readFile("test/fixtures/minimal/services/one.yaml", "utf8");
     await writeFile(join(night, "data/services/two.yaml"), one.replace("id: one", "id: two"));
     await cp("test/fixtures/minimal/schedules/one.yaml", join(night, "data/schedules/two.yaml"));
-    expect((await runCli(["build", "--now", NOW, "--quiet"], night)).code).toBe(0);
+    expect((await runInProcess(["build", "--now", NOW, "--quiet"], night)).exitCode).toBe(0);
     const lastNight = {
       pi: await readTree(join(idDir, "two")),
       si: await readFile(join(night, "out/radiodns/spi/3.1/SI.xml"), "utf8"),
@@ -90,8 +90,11 @@ describe("spi-static build --keep-going when a published service breaks", () => 
     // And one renamed, so tonight's SI differs from last night's and is written anew.
     const oneFile = join(night, "data/services/one.yaml");
     await writeFile(oneFile, (await readFile(oneFile, "utf8")).replace("Radio One", "Radio Uno"));
-    const result = await runCli(["build", "--now", NEXT_NIGHT, "--keep-going", "--quiet"], night);
-    expect(result.code).toBe(1);
+    const result = await runInProcess(
+      ["build", "--now", NEXT_NIGHT, "--keep-going", "--quiet"],
+      night,
+    );
+    expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(
       "spi-static: left out 1 service with errors: two (last night's PI files and SI entry kept); the others were published\n",
     );
@@ -109,7 +112,10 @@ describe("spi-static build --keep-going when a published service breaks", () => 
     const worker = await readFile(join(night, "out/_worker.js"), "utf8");
     expect(worker).toMatch(/"serviceIds": \[\s*"one",\s*"two"\s*\]/);
 
-    const json = await runCli(["build", "--now", NEXT_NIGHT, "--keep-going", "--json"], night);
+    const json = await runInProcess(
+      ["build", "--now", NEXT_NIGHT, "--keep-going", "--json"],
+      night,
+    );
     expect(JSON.parse(json.stdout)).toMatchObject({
       brokenServices: ["two"],
       keptServices: ["two"],

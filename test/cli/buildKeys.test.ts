@@ -2,7 +2,7 @@ import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-build-keys-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -22,8 +22,8 @@ const withoutKeys = { SPI_API_KEYS: "" };
 describe("spi-static build without any key", () => {
   it("refuses to publish a worker that would accept no key, and writes nothing", async () => {
     const dir = await keylessProject("refused");
-    const result = await runCli(["build", "--now", NOW], dir, withoutKeys);
-    expect(result.code).toBe(2);
+    const result = await runInProcess(["build", "--now", NOW], dir, withoutKeys);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
       "spi-static: no API keys: the worker would refuse every key. Give --keys-file <path> or SPI_API_KEYS, " +
         "or --keys-at-edge when the deployment sets the API_KEY_SHA256 secret\n",
@@ -33,12 +33,12 @@ describe("spi-static build without any key", () => {
 
   it("builds with --keys-at-edge: the digests then come from the deployment's secret", async () => {
     const dir = await keylessProject("at-edge");
-    const result = await runCli(
+    const result = await runInProcess(
       ["build", "--now", NOW, "--keys-at-edge", "--json"],
       dir,
       withoutKeys,
     );
-    expect(result.code).toBe(0);
+    expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout).keys).toEqual({
       origin: "API_KEY_SHA256 at the edge",
       demo: false,

@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-data-folder-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -19,8 +19,8 @@ describe("the data folder", () => {
   it("is never the bundled example by accident: no ./data is a usage error naming what to do", async () => {
     const dir = await folder("empty");
     for (const command of ["build", "validate"]) {
-      const result = await runCli([command, "--now", NOW], dir);
-      expect(result.code).toBe(2);
+      const result = await runInProcess([command, "--now", NOW], dir);
+      expect(result.exitCode).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr).toBe(
         "spi-static: no data folder here (./data/provider.yaml is missing): run `npx spi-static init` to start a project, or pass --data <dir>\n",
@@ -34,15 +34,15 @@ describe("the data folder", () => {
     await cp("test/fixtures/minimal", join(dir, "data"), { recursive: true });
     await rename(join(dir, "data/provider.yaml"), join(dir, "data/provider.yml"));
     for (const command of ["build", "validate"]) {
-      const result = await runCli([command, "--now", NOW], dir);
-      expect(result.code).toBe(2);
+      const result = await runInProcess([command, "--now", NOW], dir);
+      expect(result.exitCode).toBe(2);
       expect(result.stderr).toBe(
         "spi-static: found data/provider.yml: rename it to provider.yaml (spi-static reads only .yaml files)\n",
       );
     }
     await rm(join(dir, "data/provider.yml"));
-    const result = await runCli(["build", "--now", NOW], dir);
-    expect(result.code).toBe(2);
+    const result = await runInProcess(["build", "--now", NOW], dir);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
       "spi-static: data has no provider.yaml: run `npx spi-static init` to start a project, or pass --data <dir>\n",
     );
@@ -52,8 +52,8 @@ describe("the data folder", () => {
   it("names a --data folder that does not exist in one line, exit 2", async () => {
     const dir = await folder("nope");
     for (const command of ["build", "validate"]) {
-      const result = await runCli([command, "--data", "nope", "--now", NOW], dir);
-      expect(result.code).toBe(2);
+      const result = await runInProcess([command, "--data", "nope", "--now", NOW], dir);
+      expect(result.exitCode).toBe(2);
       expect(result.stderr).toBe("spi-static: --data nope: no such folder\n");
     }
     expect(await readdir(dir)).toEqual([]);
@@ -65,8 +65,8 @@ describe("the data folder", () => {
     const [service] = await readdir(join(dir, "data/services"));
     const yml = (service as string).replace(/\.yaml$/, ".yml");
     await rename(join(dir, "data/services", service as string), join(dir, "data/services", yml));
-    const result = await runCli(["validate", "--now", NOW], dir);
-    expect(result.code).toBe(1);
+    const result = await runInProcess(["validate", "--now", NOW], dir);
+    expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain(
       `data/services/${yml}:1:1: is a .yml file: rename it to ${yml.replace(/\.yml$/, ".yaml")} (spi-static reads only .yaml files)`,
     );
@@ -77,8 +77,8 @@ describe("spi-static --version", () => {
   it("prints the package's version, also as -v", async () => {
     const { version } = (await import("../../package.json", { with: { type: "json" } })).default;
     for (const flag of ["--version", "-v"]) {
-      const result = await runCli([flag], root);
-      expect(result).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+      const result = await runInProcess([flag], root);
+      expect(result).toEqual({ exitCode: 0, stdout: `${version}\n`, stderr: "" });
     }
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DATA_DIR } from "../edge/builtSite.js";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 async function dataCopy(edit: (file: string, text: string) => string | undefined) {
   const project = await mkdtemp(join(tmpdir(), "spi-dns-"));
@@ -18,8 +18,8 @@ async function dataCopy(edit: (file: string, text: string) => string | undefined
 
 describe("spi-static dns", () => {
   it("prints the SRV record and every lookup name of the example in zone-file syntax", async () => {
-    const result = await runCli(["dns"], await dataCopy(() => undefined));
-    expect(result.code).toBe(0);
+    const result = await runInProcess(["dns"], await dataCopy(() => undefined));
+    expect(result.exitCode).toBe(0);
     const lines = result.stdout.split("\n");
     expect(lines).toContain(
       "_radiospi._tcp.rdns.aareradio.example. 3600 IN SRV 0 100 443 spi.aareradio.example. ; radiospi",
@@ -37,8 +37,8 @@ describe("spi-static dns", () => {
     const project = await dataCopy((file, text) =>
       file === "provider.yaml" ? text.replace(/^discovery:.*\n/m, "$&  pi: open\n") : undefined,
     );
-    const result = await runCli(["dns", "--json"], project);
-    expect(result.code).toBe(0);
+    const result = await runInProcess(["dns", "--json"], project);
+    expect(result.exitCode).toBe(0);
     const records = JSON.parse(result.stdout);
     expect(records.srv.map((r: { name: string; port: number }) => [r.name, r.port])).toEqual([
       ["_radiospi._tcp.rdns.aareradio.example", 443],
@@ -58,8 +58,8 @@ describe("spi-static dns", () => {
         ? text.replace(/^radiodnsHost: .*$/m, "radiodnsHost: rdns_aare.example")
         : text.replace("fm:4e1.4e02.10170", "fm:5e1.4e02.10170"),
     );
-    const result = await runCli(["dns"], project);
-    expect(result.code).toBe(1);
+    const result = await runInProcess(["dns"], project);
+    expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/^data\/provider\.yaml:\d+:\d+ radiodnsHost: /m);
     expect(result.stderr).toContain(

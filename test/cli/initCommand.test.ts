@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-init-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -37,19 +37,19 @@ function devKeyOf(text: string): string | undefined {
 
 describe("spi-static init", () => {
   it("scaffolds a project that validates without a warning and builds", async () => {
-    const created = await runCli(["init", "station"], root);
-    expect(created.code).toBe(0);
+    const created = await runInProcess(["init", "station"], root);
+    expect(created.exitCode).toBe(0);
     const project = join(root, "station");
     expect(await filesUnder(project)).toEqual(SCAFFOLD);
 
-    const validated = await runCli(["validate", "--now", "2026-11-23T08:00:00Z"], project);
+    const validated = await runInProcess(["validate", "--now", "2026-11-23T08:00:00Z"], project);
     expect(validated.stdout).toBe(
       "spi-static: data is valid, 0 warnings, 1 service ready to build\n",
     );
-    expect(validated.code).toBe(0);
+    expect(validated.exitCode).toBe(0);
 
-    const built = await runCli(["build", "--now", "2026-11-23T08:00:00Z", "--json"], project);
-    expect(built.code).toBe(0);
+    const built = await runInProcess(["build", "--now", "2026-11-23T08:00:00Z", "--json"], project);
+    expect(built.exitCode).toBe(0);
     expect(JSON.parse(built.stdout).keys).toEqual({
       origin: "data/keys.dev.txt",
       demo: true,
@@ -61,14 +61,14 @@ describe("spi-static init", () => {
 
   it("makes a development key of its own that git ignores and the build never publishes", async () => {
     const project = join(root, "keyed");
-    await runCli(["init", project], root);
+    await runInProcess(["init", project], root);
     const key = devKeyOf(await readFile(join(project, "data/keys.dev.txt"), "utf8"));
     expect(key).toMatch(/^dev-[0-9a-f]{32}$/);
-    await runCli(["init", join(root, "other")], root);
+    await runInProcess(["init", join(root, "other")], root);
     expect(devKeyOf(await readFile(join(root, "other/data/keys.dev.txt"), "utf8"))).not.toBe(key);
 
     execFileSync("git", ["init", "-q"], { cwd: project });
-    await runCli(["build", "--now", "2026-11-23T08:00:00Z", "--quiet"], project);
+    await runInProcess(["build", "--now", "2026-11-23T08:00:00Z", "--quiet"], project);
     const status = execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], {
       cwd: project,
       encoding: "utf8",
@@ -91,7 +91,7 @@ describe("spi-static init", () => {
     const project = join(root, "ignored");
     await mkdir(project);
     await writeFile(join(project, ".gitignore"), "node_modules\nout/");
-    await runCli(["init", project], root);
+    await runInProcess(["init", project], root);
     expect(await readFile(join(project, ".gitignore"), "utf8")).toBe(
       "node_modules\nout/\n# spi-static: the development API key (never commit it)\n/data/keys.dev.txt\n",
     );
@@ -99,12 +99,12 @@ describe("spi-static init", () => {
 
   it("refuses to overwrite anything, and then writes nothing at all", async () => {
     const project = join(root, "occupied");
-    await runCli(["init", project], root);
+    await runInProcess(["init", project], root);
     await writeFile(join(project, "data/provider.yaml"), "# mine\n");
     await rm(join(project, "schema"), { recursive: true });
 
-    const again = await runCli(["init", project], root);
-    expect(again.code).toBe(2);
+    const again = await runInProcess(["init", project], root);
+    expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain(`${join(project, "data/provider.yaml")} already exists`);
     expect(await readFile(join(project, "data/provider.yaml"), "utf8")).toBe("# mine\n");
     expect(await filesUnder(project)).toEqual(

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { inputJsonSchemas } from "../../src/load/inputJsonSchemas.js";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-schema-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -19,8 +19,8 @@ describe("spi-static schema", () => {
 
   it("writes the three schemas into --out", async () => {
     const out = join(root, "written");
-    const result = await runCli(["schema", "--out", out], root);
-    expect(result.code).toBe(0);
+    const result = await runInProcess(["schema", "--out", out], root);
+    expect(result.exitCode).toBe(0);
     expect((await readdir(out)).sort()).toEqual([
       "provider.schema.json",
       "schedule.schema.json",

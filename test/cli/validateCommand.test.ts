@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { validate } from "../../src/cli/validateCommand.js";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-validate-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -42,7 +42,7 @@ describe("spi-static validate", () => {
 
   it("prints each problem with file:line:column and field, and exits 1 on an error", async () => {
     const dir = await project("error", { "schedules/one.yaml": BAD_TIME });
-    const result = await runCli(["validate"], dir);
+    const result = await runInProcess(["validate"], dir);
     expect(result.stdout).toBe(
       [
         'data/schedules/one.yaml:7:18 grid[0].slots[0].start: "24:00" is not a time of day (expected HH:MM); midnight is "00:00" (an end of "00:00" is the next midnight)',
@@ -50,7 +50,7 @@ describe("spi-static validate", () => {
         "",
       ].join("\n"),
     );
-    expect(result.code).toBe(1);
+    expect(result.exitCode).toBe(1);
   });
 
   it("prints warnings but exits 0 when there is no error", async () => {
@@ -66,18 +66,18 @@ grid:
       - { start: "12:00", show: music }
 `;
     const dir = await project("warning", { "schedules/one.yaml": withQuiz });
-    const result = await runCli(["validate", "--data", "data"], dir);
+    const result = await runInProcess(["validate", "--data", "data"], dir);
     expect(result.stdout.split("\n")).toEqual([
       "data/schedules/one.yaml:4:3 shows.quiz: warning: is never scheduled",
       "spi-static: data is valid, 1 warning, 1 service ready to build",
       "",
     ]);
-    expect(result.code).toBe(0);
+    expect(result.exitCode).toBe(0);
   });
 
   it("reports as one line of JSON with --json", async () => {
     const dir = await project("json", { "schedules/one.yaml": BAD_TIME });
-    const result = await runCli(["validate", "--json"], dir);
+    const result = await runInProcess(["validate", "--json"], dir);
     expect(JSON.parse(result.stdout)).toEqual({
       ok: false,
       errors: 1,
@@ -95,6 +95,6 @@ grid:
         },
       ],
     });
-    expect(result.code).toBe(1);
+    expect(result.exitCode).toBe(1);
   });
 });

@@ -2,15 +2,15 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-verify-cli-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe("spi-static verify's command line", () => {
   it("refuses a base URL without a scheme with one usage line", async () => {
-    const result = await runCli(["verify", "127.0.0.1:8080"], root);
-    expect(result.code).toBe(2);
+    const result = await runInProcess(["verify", "127.0.0.1:8080"], root);
+    expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(
       "error: command-argument value '127.0.0.1:8080' is invalid for argument 'baseUrl'. expected an http(s) URL, e.g. https://spi.example.org or http://127.0.0.1:8080",
@@ -19,40 +19,43 @@ describe("spi-static verify's command line", () => {
 
   it("refuses a timeout that is not a number of seconds", async () => {
     for (const timeout of ["abc", "0", "-1"]) {
-      const result = await runCli(["verify", "http://127.0.0.1:9", "--timeout", timeout], root);
-      expect(result.code).toBe(2);
+      const result = await runInProcess(
+        ["verify", "http://127.0.0.1:9", "--timeout", timeout],
+        root,
+      );
+      expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain("expected a positive number of seconds, e.g. 15");
     }
   });
 
   it("fails with exit 3 when the site cannot be reached, saying so in one check", async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       ["verify", "http://127.0.0.1:9", "--without-key", "--timeout", "2"],
       root,
     );
-    expect(result.code).toBe(3);
+    expect(result.exitCode).toBe(3);
     expect(result.stdout).toMatch(/^✗ site reachable: GET \/radiodns\/spi\/3\.1\/SI\.xml: /);
     expect(result.stdout).toMatch(/0 passed, 1 failed, 0 skipped/);
   });
 
   it("refuses --without-key together with a key", async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       ["verify", "http://127.0.0.1:9", "--without-key", "--key", "k".repeat(20)],
       root,
     );
-    expect(result.code).toBe(2);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe("spi-static: --without-key and a key contradict each other\n");
   });
 
   it("takes the key from a keys file, skipping comments, and names a bad line", async () => {
     const keys = join(root, "keys.txt");
     await writeFile(keys, "# our clients\n\nshort\n");
-    const result = await runCli(["verify", "http://127.0.0.1:9", "--keys-file", keys], root);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`${keys}:3:1 key: a key needs at least 16 characters\n`);
+    const result = await runInProcess(["verify", "http://127.0.0.1:9", "--keys-file", keys], root);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`spi-static: ${keys}:3:1 key: a key needs at least 16 characters\n`);
     await writeFile(keys, "# our clients\n");
-    const empty = await runCli(["verify", "http://127.0.0.1:9", "--keys-file", keys], root);
-    expect(empty.code).toBe(2);
+    const empty = await runInProcess(["verify", "http://127.0.0.1:9", "--keys-file", keys], root);
+    expect(empty.exitCode).toBe(2);
     expect(empty.stderr).toBe(`spi-static: ${keys} holds no key\n`);
   });
 });

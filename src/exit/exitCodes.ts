@@ -1,4 +1,7 @@
-/** Exit codes, as documented in the README. */
+/**
+ * Exit codes, as documented in the README: the one table from a kind of problem to the number a
+ * cron job or a script sees.
+ */
 export const EXIT = {
   ok: 0,
   /** The input (data/) has errors: nothing was written (with --keep-going: the valid services were). */
@@ -10,3 +13,8 @@ export const EXIT = {
   /** Another build is writing the same output folder (e.g. overlapping cron runs): nothing was written. */
   busy: 4,
 } as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** What went wrong, as far as the exit code tells: every kind but `ok`. */
+export type FailureKind = Exclude<keyof typeof EXIT, "ok">;

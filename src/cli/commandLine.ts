@@ -1,0 +1,279 @@
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { EXIT } from "../exit/exitCodes.js";
+import type { BuildOptions } from "./buildCommand.js";
+import type { CommandIo } from "./commandIo.js";
+import type { DnsOptions } from "./dnsCommand.js";
+import type { InitOptions } from "./initCommand.js";
+import {
+  parseBaseUrl,
+  parseInstant,
+  parseKeysFilePath,
+  parsePort,
+  parseSeconds,
+  parseTimeout,
+} from "./optionParsers.js";
+import { type CommandFunction, runCommand } from "./runCommand.js";
+import type { SchemaOptions } from "./schemaCommand.js";
+import type { ServeOptions } from "./serveCommand.js";
+import type { ValidateOptions } from "./validateCommand.js";
+import type { VerifyCommandOptions } from "./verifyCommand.js";
+
+// Each command's module is imported when it runs: `--help` and an up-to-date build never load
+// the YAML parsers, the schemas or the XSD validator (most of a short run's time).
+const commands = {
+  build: async () => (await import("./buildCommand.js")).buildCommand,
+  validate: async () => (await import("./validateCommand.js")).validateCommand,
+  schema: async () => (await import("./schemaCommand.js")).schemaCommand,
+  init: async () => (await import("./initCommand.js")).initCommand,
+  serve: async () => (await import("./serveCommand.js")).serveCommand,
+  verify: async () => (await import("./verifyCommand.js")).verifyCommand,
+  dns: async () => (await import("./dnsCommand.js")).dnsCommand,
+};
+
+const DATA_OPTION = "folder with provider.yaml, services/ and schedules/ (default: ./data)";
+const DEV_KEYS =
+  "$SPI_API_KEYS, else the data folder's keys.dev.txt (the development key `init` made) or keys.demo.txt";
+
+/**
+ * Runs `spi-static <argv>`: the only place that knows the command line. It maps arguments to a
+ * command function through commander and returns the exit code; everything the run prints goes
+ * through `io`, so tests run it in-process exactly as the installed binary runs it.
+ */
+export async function runCommandLine(argv: readonly string[], io: CommandIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = commandLine(io, async (load, options) => {
+    exitCode = await runCommand(await load(), options, io);
+  });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  return exitCode;
+}
+
+/** Runs a command function (loaded on demand) with the options commander parsed. */
+type Dispatch = <Options extends object>(
+  load: () => Promise<CommandFunction<Options>>,
+  options: Options,
+) => Promise<void>;
+
+function commandLine(io: CommandIo, dispatch: Dispatch): Command {
+  const program = new Command("spi-static")
+    // Before any subcommand is added: each copies these settings when it is made.
+    .configureOutput({
+      writeOut: (text) => io.stdout(text.replace(/\n$/, "")),
+      writeErr: (text) => io.stderr(text.replace(/\n$/, "")),
+    })
+    .description(
+      "Pre-renders a broadcaster's RadioDNS SPI 3.1 API (ETSI TS 102 818) as static files.",
+    )
+    .version(packageVersion(), "-v, --version", "print the version of spi-static")
+    .exitOverride()
+    .showHelpAfterError()
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ spi-static init my-radio                           start a project: data/ and schema/
+  $ spi-static validate                                check ./data; every problem with file:line:col
+  $ spi-static build                                   build ./data into ./out
+  $ spi-static build --now 2026-11-23T04:00:00Z --json reproducible, summary as JSON
+  $ spi-static verify https://spi.example.org --key "$KEY"  check a deployment like a client
+  $ spi-static dns                                     the DNS records radios need to find the site
+
+Exit codes: 0 ok, 1 invalid input (nothing written), 2 usage error, 3 other failure
+(e.g. the output folder cannot be written, or a verify check failed), 4 another build is
+writing the same output folder.`,
+    );
+
+  program
+    .command("build")
+    .description("render every SI and PI document from the data folder into the output folder")
+    .option("--data <dir>", DATA_OPTION)
+    .option("--out <dir>", "output folder, hosted as the site root", "out")
+    .option(
+      "--now <instant>",
+      "the build's clock (ISO instant); makes a build reproducible",
+      parseInstant,
+    )
+    .option("--quiet", "print nothing on success")
+    .option("--json", "print the summary (or what went wrong) as one line of JSON")
+    .option(
+      "--change-host",
+      "publish under a changed radiodnsHost, deleting the PI files under the old one (clients that know the old URLs get 404)",
+    )
+    .option(
+      "--keep-going",
+      "publish the services without errors and list the broken ones (exit code 1) instead of writing nothing",
+    )
+    .option(
+      "--keys-file <path>",
+      `API keys for the edge rules, one per line (default: ${DEV_KEYS})`,
+      parseKeysFilePath,
+    )
+    .option(
+      "--keys-at-edge",
+      "build without keys: the deployment's API_KEY_SHA256 secret brings their digests (without keys and without this, the build refuses)",
+    )
+    .option(
+      "--force",
+      "render and compare every document even when the last build used the same program, data and keys today",
+    )
+    .option(
+      "--wait <seconds>",
+      "wait this long for another build on the same --out to finish",
+      parseSeconds,
+      0,
+    )
+    .addHelpText(
+      "after",
+      `
+The development key in data/keys.dev.txt (or the example's public demo key in keys.demo.txt)
+is for serve and verify on this machine: the build warns whenever it uses one. Deploy with
+your own keys (--keys-file, SPI_API_KEYS) or with --keys-at-edge and the API_KEY_SHA256 secret.`,
+    )
+    .action((options: BuildOptions) => dispatch(commands.build, options));
+
+  program
+    .command("validate")
+    .description(
+      "check the data folder without writing anything; every error and warning with its file:line:column",
+    )
+    .option("--data <dir>", DATA_OPTION)
+    .option(
+      "--now <instant>",
+      "the clock whose build window is checked (ISO instant)",
+      parseInstant,
+    )
+    .option("--json", "print the report as one line of JSON")
+    .action((options: ValidateOptions) => dispatch(commands.validate, options));
+
+  program
+    .command("schema")
+    .description(
+      "write the JSON Schemas of provider.yaml, services/*.yaml and schedules/*.yaml, for editors",
+    )
+    .option("--out <dir>", "folder to write provider/service/schedule.schema.json into", "schema")
+    .action((options: SchemaOptions) => dispatch(commands.schema, options));
+
+  program
+    .command("init")
+    .description(
+      "start a new project: data/ with a provider, one service and a one-week grid, and schema/ for editors",
+    )
+    .argument("[dir]", "folder to create the project in", ".")
+    .action((dir: string) => dispatch(commands.init, { dir } satisfies InitOptions));
+
+  serveOptions(
+    program
+      .command("serve")
+      .description(
+        "preview the output folder locally behind the same edge rules Cloudflare runs (out/_worker.js)",
+      ),
+  )
+    .option(
+      "--watch",
+      "build the data folder now and on every save, with a live programme grid at / (as `dev`)",
+    )
+    .addHelpText(
+      "after",
+      `
+Plain static servers cannot stand in for this: they would hand out_keyed/ to anyone and answer
+200 where the API answers 401/403/404. API_KEY_SHA256 in the environment replaces the key
+digests built into the worker, as the deployment's secret does. The curl examples it prints
+use the first key of data/keys.dev.txt (the development key \`init\` made) or keys.demo.txt
+that the served build accepts.`,
+    )
+    .action((options: ServeOptions) => dispatch(commands.serve, options));
+  serveOptions(
+    program
+      .command("dev")
+      .description(
+        "serve --watch: rebuild on every save and show the programme grid at the preview's root",
+      ),
+  ).action((options: ServeOptions) => dispatch(commands.serve, { ...options, watch: true }));
+
+  program
+    .command("verify")
+    .description(
+      "check a deployed site (or the local preview) like a client would; exit 3 if any check fails",
+    )
+    .argument(
+      "<baseUrl>",
+      "the site root, e.g. https://spi.example.org or http://127.0.0.1:8080",
+      parseBaseUrl,
+    )
+    .option("--key <key>", "a valid API key (default: $SPI_VERIFY_KEY)")
+    .option(
+      "--keys-file <path>",
+      "take the key from this keys file (its first key), e.g. data/keys.dev.txt",
+      parseKeysFilePath,
+    )
+    .option(
+      "--without-key",
+      "check without a key: the checks that need one are skipped, as expected (otherwise a skip fails)",
+    )
+    .option(
+      "--open-pi",
+      "the site serves PI without a key (discovery.pi: open): expect 200, not 401",
+    )
+    .option("--now <instant>", "the clock the site should agree with (ISO instant)", parseInstant)
+    .option("--timeout <seconds>", "per request", parseTimeout, 15)
+    .option("--json", "print the report as one line of JSON")
+    .addHelpText(
+      "after",
+      `
+Checks: open SI (no stream URLs), keyed SI, 403 for an invalid key, a PI per service for today,
+401 without a key (200 with --open-pi), PI by the bearer path of every DAB/FM bearer the SI
+lists (the same document as the id/ path), 404 for an unknown service and for dates outside the window, 400 for a
+malformed date, every spelling of the keyed SI's path without a key, and the schema validity
+of every document fetched. Without a key the checks that need one are skipped, which fails
+unless --without-key says it is expected. Exit codes: 0 all passed, 2 usage error, 3 a check
+failed or the site cannot be reached.`,
+    )
+    .action((baseUrl: string, options: Omit<VerifyCommandOptions, "baseUrl">) =>
+      dispatch(commands.verify, { baseUrl, ...options }),
+    );
+
+  program
+    .command("dns")
+    .description(
+      "print the DNS records radios need to find the site: SRV records for radiodnsHost and the RadioDNS lookup names to register",
+    )
+    .option("--data <dir>", DATA_OPTION)
+    .option("--json", "print the records as one line of JSON")
+    .action((options: DnsOptions) => dispatch(commands.dns, options));
+
+  return program;
+}
+
+/** The options `serve` and `dev` share. */
+function serveOptions(command: Command): Command {
+  return command
+    .option("--out <dir>", "the built output folder", "out")
+    .option("--port <n>", "port to listen on (0 picks a free one)", parsePort, 8080)
+    .option(
+      "--host <address>",
+      "address to listen on; keys are refused over http except on loopback",
+      "127.0.0.1",
+    )
+    .option(
+      "--now <instant>",
+      "serve the date window as at this ISO instant instead of the clock",
+      parseInstant,
+    )
+    .option("--data <dir>", `with --watch: ${DATA_OPTION}`)
+    .option(
+      "--keys-file <path>",
+      `with --watch: API keys for the builds, as for build (default: ${DEV_KEYS})`,
+      parseKeysFilePath,
+    );
+}
+
+function packageVersion(): string {
+  const packageJson = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(packageJson) as { version: string }).version;
+}

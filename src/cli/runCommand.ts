@@ -1,0 +1,30 @@
+import { EXIT, type ExitCode } from "../exit/exitCodes.js";
+import { SpiStaticError } from "../exit/spiStaticError.js";
+import type { CommandIo } from "./commandIo.js";
+
+/** A command: it reports through `io` and returns its exit code, or throws a SpiStaticError. */
+export type CommandFunction<Options> = (options: Options, io: CommandIo) => Promise<ExitCode>;
+
+/**
+ * The one boundary where a thrown error becomes output and an exit code: a SpiStaticError says
+ * both itself (its kind, its lines, its JSON report); anything else is an unexpected failure,
+ * exit 3. With `json`, a failure is one line of JSON on stdout, as a success is.
+ */
+export async function runCommand<Options extends object>(
+  command: CommandFunction<Options>,
+  options: Options,
+  io: CommandIo,
+): Promise<ExitCode> {
+  try {
+    return await command(options, io);
+  } catch (error) {
+    if (!(error instanceof SpiStaticError)) {
+      io.stderr(`spi-static: ${error instanceof Error ? error.message : String(error)}`);
+      return EXIT.failure;
+    }
+    if ("json" in options && options.json === true)
+      io.stdout(JSON.stringify({ ok: false, ...error.toJsonReport() }));
+    else io.stderr(error.describe().join("\n"));
+    return error.exitCode;
+  }
+}

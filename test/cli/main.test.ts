@@ -1,0 +1,40 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./runCli.js";
+
+// The commands are tested in-process (runInProcess.ts); these check what only the real process
+// shows: its exit status and which stream each line reaches.
+const root = await mkdtemp(join(tmpdir(), "spi-static-main-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe("the spi-static binary", () => {
+  it("exits 0 with the help on stdout", async () => {
+    const result = await runCli(["--help"], root);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: spi-static \[options\] \[command\]/);
+    expect(result.stderr).toBe("");
+  });
+
+  it("exits 2 on an unknown option, the error and the help on stderr", async () => {
+    const result = await runCli(["build", "--colour"], root);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^error: unknown option '--colour'\n/);
+  });
+
+  it("exits 1 on invalid data, the problems on stderr, and 2 for a usage error", async () => {
+    const data = resolve("test/fixtures/minimal");
+    const keys = join(root, "keys.txt");
+    await writeFile(keys, "short\n");
+    const invalid = await runCli(["build", "--data", data, "--keys-file", keys], root);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toBe(
+      `${keys}:1:1 key: a key needs at least 16 characters\nspi-static: 1 error in ${keys}; nothing was written\n`,
+    );
+    const usage = await runCli(["build", "--data", join(root, "nope")], root);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe(`spi-static: --data ${join(root, "nope")}: no such folder\n`);
+  });
+});
