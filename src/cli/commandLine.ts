@@ -6,9 +6,12 @@ import type { CommandIo } from "./commandIo.js";
 import type { DnsOptions } from "./dnsCommand.js";
 import type { InitOptions } from "./initCommand.js";
 import {
+  parseApiKey,
   parseBaseUrl,
+  parseFolderPath,
   parseInstant,
   parseKeysFilePath,
+  parseListenHost,
   parsePort,
   parseSeconds,
   parseTimeout,
@@ -55,12 +58,13 @@ export async function runCommandLine(argv: readonly string[], io: CommandIo): Pr
 }
 
 /** Runs a command function (loaded on demand) with the options commander parsed. */
-type Dispatch = <Options extends object>(
+export type Dispatch = <Options extends object>(
   load: () => Promise<CommandFunction<Options>>,
   options: Options,
 ) => Promise<void>;
 
-function commandLine(io: CommandIo, dispatch: Dispatch): Command {
+/** The program with every command, its options and their parsers, dispatching to `dispatch`. */
+export function commandLine(io: CommandIo, dispatch: Dispatch): Command {
   const program = new Command("spi-static")
     // Before any subcommand is added: each copies these settings when it is made.
     .configureOutput({
@@ -92,8 +96,8 @@ writing the same output folder.`,
   program
     .command("build")
     .description("render every SI and PI document from the data folder into the output folder")
-    .option("--data <dir>", DATA_OPTION)
-    .option("--out <dir>", "output folder, hosted as the site root", "out")
+    .option("--data <dir>", DATA_OPTION, parseFolderPath)
+    .option("--out <dir>", "output folder, hosted as the site root", parseFolderPath, "out")
     .option(
       "--now <instant>",
       "the build's clock (ISO instant); makes a build reproducible",
@@ -142,7 +146,7 @@ your own keys (--keys-file, SPI_API_KEYS) or with --keys-at-edge and the API_KEY
     .description(
       "check the data folder without writing anything; every error and warning with its file:line:column",
     )
-    .option("--data <dir>", DATA_OPTION)
+    .option("--data <dir>", DATA_OPTION, parseFolderPath)
     .option(
       "--now <instant>",
       "the clock whose build window is checked (ISO instant)",
@@ -156,7 +160,12 @@ your own keys (--keys-file, SPI_API_KEYS) or with --keys-at-edge and the API_KEY
     .description(
       "write the JSON Schemas of provider.yaml, services/*.yaml and schedules/*.yaml, for editors",
     )
-    .option("--out <dir>", "folder to write provider/service/schedule.schema.json into", "schema")
+    .option(
+      "--out <dir>",
+      "folder to write provider/service/schedule.schema.json into",
+      parseFolderPath,
+      "schema",
+    )
     .action((options: SchemaOptions) => dispatch(commands.schema, options));
 
   program
@@ -164,7 +173,7 @@ your own keys (--keys-file, SPI_API_KEYS) or with --keys-at-edge and the API_KEY
     .description(
       "start a new project: data/ with a provider, one service and a one-week grid, and schema/ for editors",
     )
-    .argument("[dir]", "folder to create the project in", ".")
+    .argument("[dir]", "folder to create the project in", parseFolderPath, ".")
     .action((dir: string) => dispatch(commands.init, { dir } satisfies InitOptions));
 
   serveOptions(
@@ -206,7 +215,7 @@ that the served build accepts.`,
       "the site root, e.g. https://spi.example.org or http://127.0.0.1:8080",
       parseBaseUrl,
     )
-    .option("--key <key>", "a valid API key (default: $SPI_VERIFY_KEY)")
+    .option("--key <key>", "a valid API key (default: $SPI_VERIFY_KEY)", parseApiKey)
     .option(
       "--keys-file <path>",
       "take the key from this keys file (its first key), e.g. data/keys.dev.txt",
@@ -243,7 +252,7 @@ failed or the site cannot be reached.`,
     .description(
       "print the DNS records radios need to find the site: SRV records for radiodnsHost and the RadioDNS lookup names to register",
     )
-    .option("--data <dir>", DATA_OPTION)
+    .option("--data <dir>", DATA_OPTION, parseFolderPath)
     .option("--json", "print the records as one line of JSON")
     .action((options: DnsOptions) => dispatch(commands.dns, options));
 
@@ -253,11 +262,12 @@ failed or the site cannot be reached.`,
 /** The options `serve` and `dev` share. */
 function serveOptions(command: Command): Command {
   return command
-    .option("--out <dir>", "the built output folder", "out")
+    .option("--out <dir>", "the built output folder", parseFolderPath, "out")
     .option("--port <n>", "port to listen on (0 picks a free one)", parsePort, 8080)
     .option(
       "--host <address>",
       "address to listen on; keys are refused over http except on loopback",
+      parseListenHost,
       "127.0.0.1",
     )
     .option(
@@ -265,7 +275,7 @@ function serveOptions(command: Command): Command {
       "serve the date window as at this ISO instant instead of the clock",
       parseInstant,
     )
-    .option("--data <dir>", `with --watch: ${DATA_OPTION}`)
+    .option("--data <dir>", `with --watch: ${DATA_OPTION}`, parseFolderPath)
     .option(
       "--keys-file <path>",
       `with --watch: API keys for the builds, as for build (default: ${DEV_KEYS})`,

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { InvalidArgumentError } from "commander";
 import { isCalendarDate } from "../time/plainDate.js";
 
@@ -11,6 +12,43 @@ import { isCalendarDate } from "../time/plainDate.js";
 export function parseKeysFilePath(value: string): string {
   if (value.trim() === "") throw new InvalidArgumentError("expected the path of a keys file");
   return value;
+}
+
+/**
+ * `--data`, `--out`, `init [dir]`: `--out ""` (an unset variable in a cron line) must not mean
+ * the current folder, where a build would publish beside the user's own files.
+ */
+export function parseFolderPath(value: string): string {
+  if (value.trim() === "") throw new InvalidArgumentError("expected the path of a folder");
+  if (/[\0\r\n]/.test(value)) {
+    throw new InvalidArgumentError("a folder path holds no NUL or line break");
+  }
+  return value;
+}
+
+/**
+ * `verify --key`: what a client sends after `ClientIdentifier`. An empty key (an unset
+ * variable) would quietly verify without one; spaces at its ends or control characters cannot
+ * reach the site as typed.
+ */
+export function parseApiKey(value: string): string {
+  if (value === "") throw new InvalidArgumentError("expected an API key");
+  if (value.trim() !== value || /[\p{Cc}]/u.test(value)) {
+    throw new InvalidArgumentError(
+      "an API key has no spaces at its ends and no control characters",
+    );
+  }
+  return value;
+}
+
+/** `--host`: an address to listen on, a DNS name or an IPv4/IPv6 literal (`::` for every address). */
+export function parseListenHost(value: string): string {
+  const name =
+    /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  if (name.test(value) || isIP(value.replace(/^\[(.*)\]$/, "$1")) !== 0) return value;
+  throw new InvalidArgumentError(
+    "expected an address to listen on, e.g. 127.0.0.1, 0.0.0.0, ::1 or localhost",
+  );
 }
 
 /** `--now` must name an instant, so a build never depends on the host's zone. */
@@ -45,14 +83,21 @@ export function parseInstant(value: string): number {
   return Date.parse(value);
 }
 
+/** A day: Node's timers fire at once past about 24.8 days, so a typo must not mean "no wait". */
+const MAX_SECONDS = 86_400;
+
+/** `build --wait`: 0 (give up at once) up to a day. */
 export function parseSeconds(value: string): number {
   const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(seconds)) {
-    throw new InvalidArgumentError("expected a number of seconds, e.g. 600");
+  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds <= MAX_SECONDS)) {
+    throw new InvalidArgumentError(
+      `expected a number of seconds from 0 to ${MAX_SECONDS}, e.g. 600`,
+    );
   }
   return seconds;
 }
 
+/** `serve --port`: 0 (any free port) to 65535. */
 export function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65_535)
@@ -60,6 +105,7 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** `verify <baseUrl>`: the site root, http or https. */
 export function parseBaseUrl(value: string): string {
   if (!/^https?:\/\/[^/\s]/i.test(value) || !URL.canParse(value)) {
     throw new InvalidArgumentError(
@@ -69,10 +115,13 @@ export function parseBaseUrl(value: string): string {
   return value;
 }
 
+/** `verify --timeout`: per request, more than 0 and at most a day. */
 export function parseTimeout(value: string): number {
   const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) {
-    throw new InvalidArgumentError("expected a positive number of seconds, e.g. 15");
+  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0 && seconds <= MAX_SECONDS)) {
+    throw new InvalidArgumentError(
+      `expected a positive number of seconds up to ${MAX_SECONDS}, e.g. 15`,
+    );
   }
   return seconds;
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
+import { UsageError } from "../exit/spiStaticError.js";
 import type { CommandIo } from "./commandIo.js";
 import { resolveDataDir } from "./dataFolder.js";
 
@@ -22,6 +23,12 @@ const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])$/;
  * aborts; exit 1 when the first build of `--watch` fails with nothing to serve.
  */
 export async function serveCommand(options: ServeOptions, io: CommandIo): Promise<ExitCode> {
+  if (options.keysFile !== undefined && !options.watch) {
+    // Without --watch nothing is built: the served worker holds the keys its build was given.
+    throw new UsageError(
+      "--keys-file needs --watch: serve previews the folder as built; give the keys to build",
+    );
+  }
   const { startPreviewServer } = await import("../serve/previewServer.js");
   const { previewExamples } = await import("../serve/previewExamples.js");
   const keys = { keysFile: options.keysFile, keysList: io.env.SPI_API_KEYS };

@@ -3,6 +3,7 @@ import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { UsageError } from "../exit/spiStaticError.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
 import type { CommandIo } from "./commandIo.js";
+import { parseApiKey } from "./optionParsers.js";
 
 export interface VerifyCommandOptions {
   /** The site root, e.g. https://spi.example.org. */
@@ -28,7 +29,7 @@ export async function verifyCommand(
   const key =
     options.keysFile !== undefined
       ? await firstKeyOf(options.keysFile)
-      : (options.key ?? io.env.SPI_VERIFY_KEY);
+      : (options.key ?? keyFromEnvironment(io.env.SPI_VERIFY_KEY));
   const { verifySite } = await import("../verify/verifySite.js");
   const report = await verifySite({
     baseUrl: options.baseUrl,
@@ -55,6 +56,16 @@ export async function verifyCommand(
   );
   io.stdout(lines.join("\n"));
   return exitCode;
+}
+
+/** SPI_VERIFY_KEY, checked as --key is; set but empty is unset, as in a shell. */
+function keyFromEnvironment(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return parseApiKey(value);
+  } catch (error) {
+    throw new UsageError(`SPI_VERIFY_KEY: ${error instanceof Error ? error.message : error}`);
+  }
 }
 
 /**
