@@ -24,7 +24,7 @@ describe("spi-static verify's command line", () => {
         root,
       );
       expect(result.exitCode).toBe(2);
-      expect(result.stderr).toContain("expected a positive number of seconds, e.g. 15");
+      expect(result.stderr).toContain("expected a positive number of seconds up to 86400, e.g. 15");
     }
   });
 
