@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { UsageError } from "../exit/spiStaticError.js";
+import type { PreviewServer } from "../serve/previewServer.js";
+import { OPEN_SI_PATH } from "../site/siteContract.js";
 import type { CommandIo } from "./commandIo.js";
 import { resolveDataDir } from "./dataFolder.js";
 
@@ -65,6 +67,14 @@ export async function serveCommand(options: ServeOptions, io: CommandIo): Promis
     apiKeySha256: io.env.API_KEY_SHA256,
     routes,
   });
+  const secretProblem = await keysSecretProblem(preview, io.env.API_KEY_SHA256);
+  if (secretProblem) {
+    io.stderr(
+      "spi-static: warning: API_KEY_SHA256 is no list of SHA-256 digests, so the rules answer " +
+        `every request with a key 503 (keys-misconfigured): ${secretProblem} Give the digests ` +
+        'separated by commas or spaces (printf %s "$KEY" | sha256sum), or unset it to use the build\'s keys.',
+    );
+  }
   const examples = await previewExamples(preview.origin, options.out, dataDir);
   const key = examples.key?.key ?? "<your key>";
   const auth = `-H "Authorization: ClientIdentifier ${key}"`;
@@ -87,7 +97,8 @@ export async function serveCommand(options: ServeOptions, io: CommandIo): Promis
     if (examples.piUrl) banner.push(`  PI:       curl ${auth} ${examples.piUrl}`);
     const keyOption = examples.key ? `--keys-file ${examples.key.file}` : `--key "${key}"`;
     banner.push(`  verify:   npx spi-static verify ${examples.origin} ${keyOption}`);
-    for (const file of examples.refusedKeyFiles) {
+    // A broken secret refuses every key: that was said above, not the keys files' fault.
+    for (const file of secretProblem ? [] : examples.refusedKeyFiles) {
       banner.push(
         `  (${file} holds no key this build accepts: use one of the keys the build was given)`,
       );
@@ -105,4 +116,24 @@ function untilAborted(signal: AbortSignal): Promise<void> {
     if (signal.aborted) resolve();
     else signal.addEventListener("abort", () => resolve(), { once: true });
   });
+}
+
+/**
+ * What is wrong with an API_KEY_SHA256 the preview was given, as the rules themselves see it: a
+ * request with a key is answered 503 keys-misconfigured (the text names the entry, never its
+ * value). Asked in process over https, so the https rule for keys never answers first.
+ */
+async function keysSecretProblem(
+  preview: PreviewServer,
+  secret: string | undefined,
+): Promise<string | undefined> {
+  if (!secret) return undefined;
+  const answer = await preview.ask(
+    new Request(`https://localhost/${OPEN_SI_PATH}`, {
+      headers: { authorization: "ClientIdentifier spi-static-startup-check" },
+    }),
+  );
+  const body = await answer.text();
+  if (answer.status !== 503) return undefined;
+  return /<error [^>]*>([^<]*)<\/error>/.exec(body)?.[1] ?? body;
 }

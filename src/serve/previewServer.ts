@@ -30,6 +30,8 @@ export interface PreviewRoutes {
 export interface PreviewServer {
   /** `http://host:port`, as the preview listens. */
   origin: string;
+  /** Answers a request through the rules and env the server uses, in process, without the network. */
+  ask(request: Request): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -180,6 +182,9 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
   origin = `http://${host}:${address.port}`;
   return {
     origin,
+    async ask(request) {
+      return (await currentWorker()).fetch(request, env);
+    },
     async close() {
       routes?.close();
       server.closeAllConnections();

@@ -3,20 +3,52 @@ import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { digestOfKey } from "../../src/edge/apiKeys.js";
 import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
-import { runCli } from "./runCli.js";
+import { runInProcess } from "./runInProcess.js";
 
 const CLI = resolve("dist/cli/main.js");
 let outDir: string;
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), "spi-serve-cli-"));
-  const build = await runCli(
+  const build = await runInProcess(
     ["build", "--data", DATA_DIR, "--out", outDir, "--now", BUILD_NOW, "--quiet"],
     tmpdir(),
   );
-  expect(build.code).toBe(0);
+  expect(build.exitCode).toBe(0);
 });
+
+/**
+ * `spi-static serve` run in-process in `cwd` until it has printed its examples; `stop` aborts it
+ * as SIGINT would and gives its exit code and everything it printed.
+ */
+async function serveInProcess(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const stopping = new AbortController();
+  let stdout = "";
+  let bannerPrinted: () => void = () => {};
+  const banner = new Promise<void>((done) => {
+    bannerPrinted = done;
+  });
+  const finished = runInProcess(["serve", "--port", "0", "--now", BUILD_NOW, ...args], cwd, env, {
+    signal: stopping.signal,
+    onStdout: (text) => {
+      stdout += text;
+      if (stdout.includes("open SI:")) bannerPrinted();
+    },
+  });
+  await Promise.race([
+    banner,
+    finished.then((result) => Promise.reject(new Error(`serve ended: ${JSON.stringify(result)}`))),
+  ]);
+  return {
+    stdout,
+    stop: () => {
+      stopping.abort();
+      return finished;
+    },
+  };
+}
 
 /** `spi-static serve` in `cwd` until it has printed its examples; `stop` sends SIGTERM. */
 async function startServe(args: string[], cwd = resolve(".")) {
@@ -96,15 +128,43 @@ describe("spi-static serve", () => {
     await cp(outDir, join(project, "out"), { recursive: true });
     await mkdir(join(project, "data"));
     await writeFile(join(project, "data/keys.dev.txt"), "not-the-built-key-000\n");
-    const { stdout, stop } = await startServe([], project);
+    const { stdout, stop } = await serveInProcess([], project);
     expect(keyedPiExample(stdout).key).toBe("<your key>");
     expect(stdout).toContain("data/keys.dev.txt holds no key this build accepts");
-    expect(await stop()).toBe(0);
+    expect(await stop()).toMatchObject({ exitCode: 0, stderr: "" });
+  });
+
+  it("warns at startup when API_KEY_SHA256 holds no valid digest, naming the entry, not its value", async () => {
+    const pasted = "demo-aare-radio-0123456789";
+    const secret = `${digestOfKey(pasted)}, ${pasted}`;
+    const { stdout, stop } = await serveInProcess(["--out", outDir], tmpdir(), {
+      API_KEY_SHA256: secret,
+    });
+    const { stderr, exitCode } = await stop();
+    expect(exitCode).toBe(0);
+    expect(stderr).toContain(
+      "spi-static: warning: API_KEY_SHA256 is no list of SHA-256 digests, so the rules answer every request with a key 503 (keys-misconfigured): " +
+        "No API key can be checked: entry 2 of API_KEY_SHA256 is not a SHA-256 digest",
+    );
+    expect(stderr).not.toContain(pasted);
+    // The keys files are not to blame: the secret refuses every key.
+    expect(stdout).not.toContain("holds no key this build accepts");
+  });
+
+  it("says nothing of an API_KEY_SHA256 the rules can use, and prints the key it accepts", async () => {
+    const key = "demo-aare-radio-0123456789";
+    const project = await mkdtemp(join(tmpdir(), "spi-serve-secret-"));
+    await cp(DATA_DIR, join(project, "data"), { recursive: true });
+    const { stdout, stop } = await serveInProcess(["--out", outDir], project, {
+      API_KEY_SHA256: `${digestOfKey(key).toUpperCase()}  -\n`,
+    });
+    expect(keyedPiExample(stdout).key).toBe(key);
+    expect(await stop()).toMatchObject({ exitCode: 0, stderr: "" });
   });
 
   it("rejects a port that is not a number with a usage error", async () => {
-    const result = await runCli(["serve", "--out", outDir, "--port", "http"], tmpdir());
-    expect(result.code).toBe(2);
+    const result = await runInProcess(["serve", "--out", outDir, "--port", "http"], tmpdir());
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("expected a port number");
   });
 });
@@ -118,11 +178,11 @@ describe("spi-static dev", () => {
       schedule,
       (await readFile(schedule, "utf8")).replace('start: "12:00"', 'start: "12:60"'),
     );
-    const result = await runCli(
+    const result = await runInProcess(
       ["dev", "--data", "data", "--out", "out", "--port", "0", "--now", BUILD_NOW],
       dir,
     );
-    expect(result.code).toBe(1);
+    expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(
       /^data\/schedules\/bern\.yaml:\d+:\d+ grid\[0\]\.slots\[2\]\.start: "12:60"/m,
     );
@@ -134,7 +194,7 @@ describe("spi-static build --keys-file", () => {
   it("takes the keys from the file and says where the digests came from", async () => {
     const keysFile = join(await mkdtemp(join(tmpdir(), "spi-keys-")), "keys.txt");
     await writeFile(keysFile, "cli-key-00000000001\n");
-    const result = await runCli(
+    const result = await runInProcess(
       [
         "build",
         "--data",
@@ -149,16 +209,16 @@ describe("spi-static build --keys-file", () => {
       ],
       tmpdir(),
     );
-    expect(result.code).toBe(0);
+    expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout).keys).toEqual({ origin: keysFile, demo: false, count: 1 });
   });
 
   it("warns when the edge rules would accept the public demo key", async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       ["build", "--data", DATA_DIR, "--out", outDir, "--now", BUILD_NOW],
       tmpdir(),
     );
-    expect(result.code).toBe(0);
+    expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain("public demo key");
   });
 });
