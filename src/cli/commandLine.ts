@@ -158,11 +158,11 @@ your own keys (--keys-file, SPI_API_KEYS) or with --keys-at-edge and the API_KEY
   program
     .command("schema")
     .description(
-      "write the JSON Schemas of provider.yaml, services/*.yaml and schedules/*.yaml, for editors",
+      "write the JSON Schemas of provider.yaml, services/*.yaml, schedules/*.yaml and episodes/*/*.yaml, for editors",
     )
     .option(
       "--out <dir>",
-      "folder to write provider/service/schedule.schema.json into",
+      "folder to write provider/service/schedule/episodes.schema.json into",
       parseFolderPath,
       "schema",
     )

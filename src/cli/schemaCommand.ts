@@ -4,7 +4,7 @@ import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import type { CommandIo } from "./commandIo.js";
 
 export interface SchemaOptions {
-  /** The folder to write provider/service/schedule.schema.json into. */
+  /** The folder to write provider/service/schedule/episodes.schema.json into. */
   out: string;
 }
 

@@ -1,4 +1,4 @@
-import type { Weekday } from "../time/plainDate.js";
+import type { PlainDate, Weekday } from "../time/plainDate.js";
 import type { SourceRef } from "./inputProblem.js";
 import type * as Input from "./inputSchema.js";
 import type { LogoType } from "./spiFormat.js";
@@ -106,6 +106,47 @@ export interface Schedule {
   readonly shows: Readonly<Record<string, Show>>;
   readonly week: Readonly<Record<Weekday, readonly Slot[]>>;
   readonly dates: ReadonlyMap<string, DatedDay>;
+  /** The episodes of the schedule file and of episodes/<service id>/, by their date. */
+  readonly episodes: ReadonlyMap<PlainDate, readonly Episode[]>;
+}
+
+/**
+ * What one airing says instead of its show: each field given replaces the show's field of that
+ * name as a whole (an episode's name is its whole name, short and medium included).
+ */
+export interface Episode {
+  /** The local date the airing starts on. */
+  readonly date: PlainDate;
+  /** Its local start, minutes after midnight; needed when the show airs twice that day. */
+  readonly start: number | undefined;
+  readonly show: string | undefined;
+  readonly crid: string | undefined;
+  readonly content: Partial<Show>;
+  readonly origin: SourceRef;
+}
+
+/** A segment of a programme, times in minutes after the programme's start. */
+export type ProgrammeEvent = Omit<
+  DeepReadonly<Input.ProgrammeEventInput>,
+  "offset" | "duration" | "every"
+> & {
+  readonly offset: number;
+  readonly duration: number;
+  /** Repeats at this interval while it fits; undefined: once. */
+  readonly every: number | undefined;
+  readonly origin: SourceRef;
+};
+
+/** Catch-up availability; instants in UTC ms, lengths in minutes. */
+export interface OnDemand {
+  readonly files: readonly DeepReadonly<Input.OnDemandFile>[];
+  /** Undefined: from the end of each airing. */
+  readonly from: number | undefined;
+  readonly until: number | undefined;
+  readonly days: number | undefined;
+  /** The recording's length; undefined: the airing's. */
+  readonly duration: number | undefined;
+  readonly origin: SourceRef;
 }
 
 /** The parts the schema describes as they are written, read-only all the way down. */
@@ -119,7 +160,11 @@ export type Description = DeepReadonly<Input.Description>;
 export type Genre = DeepReadonly<Input.Genre>;
 export type Link = DeepReadonly<Input.Link>;
 export type Names = DeepReadonly<Input.Names>;
-export type Show = DeepReadonly<Input.Show>;
+/** A show as published: its events and on-demand availability resolved to times. */
+export type Show = Omit<DeepReadonly<Input.Show>, "events" | "onDemand"> & {
+  readonly events?: readonly ProgrammeEvent[];
+  readonly onDemand?: OnDemand;
+};
 export type Translation = DeepReadonly<Input.Translation>;
 /** By language tag; a language appears once (tags compared case-insensitively). */
 export type Translations = Readonly<Record<string, Translation>>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { weekdayNames } from "../time/plainDate.js";
+import { isCalendarDate, weekdayNames } from "../time/plainDate.js";
 import { quoted } from "./inputProblem.js";
 import { httpUrlProblem, linkUriProblem } from "./linkUri.js";
 import { mediaTypeProblem } from "./mediaType.js";
@@ -365,18 +365,97 @@ export const serviceSchema = z
     description: "data/services/<id>.yaml: one radio service.",
   });
 
-export const showSchema = z.strictObject({
-  name: namesSchema,
+/** A length of time within a programme, "HH:MM": `00:30` is half an hour. */
+const span = z
+  .string()
+  .regex(/^\d{2}:[0-5]\d$/, { error: "is not a length of time (expected HH:MM, e.g. 00:30)" });
+
+/** A point in time with its UTC offset, as xs:dateTime writes it: never the host's zone. */
+const instant = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?(Z|[+-]\d{2}:\d{2})$/, {
+    error:
+      "is not a date and time with its UTC offset (e.g. 2026-11-23T10:00+01:00 or 2026-11-23T09:00Z)",
+  })
+  .refine((text) => isCalendarDate(text.slice(0, 10)), {
+    error: (issue) => `${quoted(String(issue.input).slice(0, 10))} is not a calendar date`,
+  });
+
+/** The parts of a programme a show, an episode and a programme event all publish. */
+const programmeTextFields = {
   description: descriptionSchema.optional(),
   images: z.array(imageSchema).optional(),
-  website: httpUrl.optional(),
   genres: z.array(genreSchema).optional(),
   keywords: keywordsSchema.optional(),
-  links: z.array(linkSchema).optional(),
+  links: z
+    .array(linkSchema)
+    .optional()
+    .describe("More links: tel:, mailto:, a podcast page… (the website goes in website)."),
   translations: translationsSchema.optional(),
+};
+
+/** A segment of the programme (TS 102 818 §7.7), placed relative to the programme's start. */
+export const programmeEventSchema = z.strictObject({
+  name: namesSchema,
+  offset: span.describe("When it starts, after the programme's start: 00:30 is half an hour in."),
+  duration: span.describe("How long it lasts, HH:MM."),
+  every: span
+    .optional()
+    .describe("Repeats at this interval while it fits in the programme: 01:00 is hourly."),
+  ...programmeTextFields,
+});
+
+export const onDemandFileSchema = z.strictObject({
+  url: httpUrl.describe("The recording, http(s)."),
+  mimeValue: mediaType.describe("Its media type, e.g. audio/mpeg or audio/aacp."),
+  bitrate: z.number().int().positive().optional().describe("In kbit/s."),
+  cost: bearerCost.optional().describe("Default 100, as for IP streams."),
+});
+
+/** Catch-up availability (TS 102 818 §7.11, §7.12), relative to each airing unless dated. */
+export const onDemandSchema = z.strictObject({
+  files: z.array(onDemandFileSchema).min(1),
+  availableFrom: instant
+    .optional()
+    .describe("When the recording can be played; default: when the airing ends."),
+  availableUntil: instant.optional().describe("When it stops being available."),
+  availableDays: z
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .optional()
+    .describe("Or: available for this many days from availableFrom (default: indefinitely)."),
+  duration: span.optional().describe("The recording's length; default: the airing's."),
+});
+
+export const showSchema = z.strictObject({
+  name: namesSchema,
+  website: httpUrl.optional(),
   group: crid
     .optional()
     .describe("The show's group CRID (memberOf); derived from service and show id when absent."),
+  ...programmeTextFields,
+  events: z
+    .array(programmeEventSchema)
+    .optional()
+    .describe("Segments published as programmeEvents: news on the hour, a feature at :30."),
+  onDemand: onDemandSchema.optional().describe("Where and how long each airing can be replayed."),
+});
+
+/**
+ * One airing's own text: whatever an episode gives replaces the show's field of that name. It
+ * has every field a show has, so a field added to shows is one episodes can give too.
+ */
+export const episodeSchema = showSchema.partial().extend({
+  date: isoDate.describe("The local date the airing starts on."),
+  start: timeOfDay
+    .optional()
+    .describe("The airing's local start time: needed when the show airs more than once that day."),
+  show: identifier.optional().describe("The show it is an episode of."),
+  crid: crid
+    .optional()
+    .describe("The airing's own CRID; derived from service and start if absent."),
 });
 
 export const gridSlotSchema = z.strictObject({
@@ -423,10 +502,24 @@ export const scheduleSchema = z
       .describe(
         "Days that differ from the grid: another weekday's grid, other slots, or specials.",
       ),
+    episodes: z
+      .array(episodeSchema)
+      .optional()
+      .describe("Airings with their own text; more in episodes/<service id>/*.yaml."),
   })
   .meta({
     title: "spi-static schedule",
     description: "data/schedules/<service id>.yaml: shows, weekly grid and dated entries.",
+  });
+
+export const episodesFileSchema = z
+  .strictObject({
+    episodes: z.array(episodeSchema).describe("Airings with their own text, by date and start."),
+  })
+  .meta({
+    title: "spi-static episodes",
+    description:
+      "data/episodes/<service id>/<any name>.yaml: episodes of that service's schedule, e.g. one file per week.",
   });
 
 export type Names = z.infer<typeof namesSchema>;
@@ -441,3 +534,8 @@ export type Show = z.infer<typeof showSchema>;
 export type GridSlotInput = z.infer<typeof gridSlotSchema>;
 export type DatedEntry = z.infer<typeof datedEntrySchema>;
 export type ScheduleInput = z.infer<typeof scheduleSchema>;
+export type ProgrammeEventInput = z.infer<typeof programmeEventSchema>;
+export type OnDemandInput = z.infer<typeof onDemandSchema>;
+export type OnDemandFile = z.infer<typeof onDemandFileSchema>;
+export type EpisodeInput = z.infer<typeof episodeSchema>;
+export type EpisodesFileInput = z.infer<typeof episodesFileSchema>;

@@ -12,6 +12,8 @@ import {
   type SourceRef,
 } from "./inputProblem.js";
 import {
+  type EpisodesFileInput,
+  episodesFileSchema,
   type ProviderInput,
   providerSchema,
   type ServiceInput,
@@ -47,6 +49,18 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
     const result = await readYamlFile(folder, display(path));
     if ("unreadable" in result) into.push(unreadableProblem(display(path), result.unreadable));
     return "file" in result ? result.file : undefined;
+  };
+
+  // A service's episode files: each read and checked on its own, the valid ones kept.
+  const readEpisodeFiles = async (dir: string, into: InputProblem[]) => {
+    const listing = await listYaml(folder, dir, display, into);
+    const files: { input: EpisodesFileInput; file: YamlFile }[] = [];
+    for (const path of listing?.files ?? []) {
+      const file = await read(path, into);
+      const input = file && parseInput(episodesFileSchema, file, into);
+      if (file && input) files.push({ input, file });
+    }
+    return files;
   };
 
   const providerFile = await read(join(dataDir, "provider.yaml"), problems);
@@ -104,12 +118,12 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
         }
       }
       const scheduleInput = scheduleFile && parseInput(scheduleSchema, scheduleFile, own);
+      const episodeFiles = await readEpisodeFiles(join(dataDir, "episodes", id), own);
       const schedule =
-        scheduleFile && scheduleInput && loadSchedule(scheduleInput, scheduleFile, own);
+        scheduleFile &&
+        scheduleInput &&
+        loadSchedule(scheduleInput, scheduleFile, own, episodeFiles, fields?.language);
       if (schedule) own.push(...repeatedCrids(schedule, givenCrids));
-      if (scheduleFile && schedule && fields) {
-        checkShowTranslations(schedule, fields.language, scheduleFile, own);
-      }
       if (fields && schedule) service = { ...fields, schedule };
     }
     // Not push(...own): a file of 100k shows has more warnings than a call takes arguments.
@@ -125,6 +139,21 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
     if (serviceFiles && !claimed.has(id)) {
       problems.push({
         ...atFileStart(display(path), `belongs to no service (no services/*.yaml has id "${id}")`),
+        severity: "warning",
+      });
+    }
+  }
+
+  const episodeFolders = await folder.list(join(dataDir, "episodes"));
+  for (const name of "names" in episodeFolders ? episodeFolders.names : []) {
+    if (serviceFiles && !claimed.has(name)) {
+      problems.push({
+        ...atFileStart(
+          display(join(dataDir, "episodes", name)),
+          name.endsWith(".yaml")
+            ? "is not in a service's folder: episode files go in episodes/<service id>/"
+            : `belongs to no service (no services/*.yaml has id "${name}")`,
+        ),
         severity: "warning",
       });
     }
@@ -159,20 +188,6 @@ function repeatedCrids(schedule: Schedule, given: Map<string, SourceRef>): Input
     }
   }
   return problems;
-}
-
-/** A show's own texts are in its service's language; its translations add others. */
-function checkShowTranslations(
-  schedule: Schedule,
-  language: string,
-  file: YamlFile,
-  problems: InputProblem[],
-) {
-  for (const [id, show] of Object.entries(schedule.shows)) {
-    if (show.translations) {
-      checkTranslations(show, language, "the show", file, ["shows", id], problems);
-    }
-  }
 }
 
 function unreadableProblem(file: string, { line, column, message }: UnreadableFile): InputProblem {

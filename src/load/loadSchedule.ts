@@ -1,12 +1,12 @@
 import { isCalendarDate, type Weekday, weekdayNames } from "../time/plainDate.js";
-import type { DatedDay, Schedule, Slot, SpecialSlot } from "./broadcaster.js";
-import { checkMediumName } from "./checkMediumName.js";
+import type { DatedDay, Schedule, Show, Slot, SpecialSlot } from "./broadcaster.js";
 import { didYouMean } from "./closestName.js";
 import { findDeadAir } from "./findDeadAir.js";
 import { findLongProgrammes } from "./findLongProgrammes.js";
 import type { InputProblem } from "./inputProblem.js";
-import type { DatedEntry, GridSlotInput, ScheduleInput } from "./inputSchema.js";
-import { imageMimeType } from "./mediaType.js";
+import type { DatedEntry, EpisodesFileInput, GridSlotInput, ScheduleInput } from "./inputSchema.js";
+import { emptyEpisodeIndex, loadEpisodes } from "./loadEpisodes.js";
+import { loadProgrammeContent, toMinutes } from "./loadProgrammeContent.js";
 import type { YamlFile } from "./readYamlFile.js";
 
 /**
@@ -18,12 +18,20 @@ export function loadSchedule(
   input: ScheduleInput,
   file: YamlFile,
   problems: InputProblem[],
+  episodeFiles: readonly { input: EpisodesFileInput; file: YamlFile }[] = [],
+  /** The service's: its shows' own texts are in it, their translations in others. */
+  language?: string,
 ): Schedule {
   const slots = slotReader(input, file, problems);
   const week = loadWeek(input, file, slots, problems);
   const dates = loadDatedDays(input, week, file, slots, problems);
-  checkShows(input, slots.usedShows, file, problems);
-  const schedule = { shows: input.shows, week, dates };
+  const shows = loadShows(input, slots.usedShows, file, language, problems);
+  const episodes = emptyEpisodeIndex();
+  for (const list of [{ input, file }, ...episodeFiles]) {
+    const source = { file: list.file, language, unknownShow: slots.unknownShow };
+    loadEpisodes(list.input.episodes ?? [], source, episodes, problems);
+  }
+  const schedule = { shows, week, dates, episodes: episodes.byDate };
   for (const problem of findDeadAir(schedule)) problems.push(problem);
   for (const problem of findLongProgrammes(schedule)) problems.push(problem);
   return schedule;
@@ -34,6 +42,8 @@ interface SlotReader {
   slots(inputs: GridSlotInput[], path: PropertyKey[]): Slot[];
   special(input: SpecialInput, path: PropertyKey[]): SpecialSlot;
   usedShows: Set<string>;
+  /** Why `show` cannot be used (it is not defined), or undefined. */
+  unknownShow(show: string): string | undefined;
 }
 
 type SpecialInput = NonNullable<DatedEntry["specials"]>[number];
@@ -54,11 +64,12 @@ function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem
     }
     return hint;
   };
+  const unknownShow = (show: string) =>
+    show in input.shows ? undefined : `show "${show}" is not defined under shows${guess(show)}`;
   const useShow = (show: string, path: PropertyKey[]) => {
     usedShows.add(show);
-    if (!(show in input.shows)) {
-      problems.push(file.error(path, `show "${show}" is not defined under shows${guess(show)}`));
-    }
+    const unknown = unknownShow(show);
+    if (unknown !== undefined) problems.push(file.error(path, unknown));
   };
   const checkLength = (start: string, end: string | undefined, path: PropertyKey[]) => {
     if (end === start) {
@@ -67,6 +78,7 @@ function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem
   };
   return {
     usedShows,
+    unknownShow,
     slots: (inputs, base) =>
       inputs.map((slot, i) => {
         useShow(slot.show, [...base, i, "show"]);
@@ -174,26 +186,22 @@ function loadDatedDays(
   return dates;
 }
 
-/** Each show's medium name and images, and a warning for a show no slot uses. */
-function checkShows(
+/** The shows as published, checked, and a warning for a show no slot uses. */
+function loadShows(
   input: ScheduleInput,
   usedShows: Set<string>,
   file: YamlFile,
+  language: string | undefined,
   problems: InputProblem[],
-) {
+): Record<string, Show> {
+  const shows: Record<string, Show> = {};
   for (const [id, show] of Object.entries(input.shows)) {
-    checkMediumName(show.name, file, ["shows", id, "name"], problems);
-    show.images?.forEach((image, i) => {
-      // SPI requires a multimedia element's mimeValue unless it is one of the fixed-size logos.
-      if (image.mimeValue === undefined && imageMimeType(image.url) === undefined) {
-        problems.push(
-          file.error(
-            ["shows", id, "images", i, "mimeValue"],
-            "is required: the URL's extension names no image type (give e.g. mimeValue: image/jpeg)",
-          ),
-        );
-      }
-    });
+    shows[id] = loadProgrammeContent(
+      show,
+      { file, language, what: "the show" },
+      ["shows", id],
+      problems,
+    );
     if (!usedShows.has(id)) {
       problems.push({
         ...file.locateKey(["shows", id]),
@@ -202,9 +210,8 @@ function checkShows(
       });
     }
   }
+  return shows;
 }
-
-const toMinutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
 function expandWeekdaySet(days: string | Weekday[]): Weekday[] {
   if (Array.isArray(days)) return days;

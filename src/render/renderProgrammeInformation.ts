@@ -1,6 +1,7 @@
-import type { Provider, Service, Show } from "../load/broadcaster.js";
+import type { OnDemand, Provider, Service, Show } from "../load/broadcaster.js";
 import { imageMimeType } from "../load/mediaType.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
+import { onDemandWindow } from "../schedule/programmeParts.js";
 import type { ProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import {
   attributes,
@@ -13,7 +14,7 @@ import {
   writeNames,
 } from "./spiElements.js";
 import { formatEventLocatorTime, formatSpiDuration, formatSpiTime } from "./spiTime.js";
-import { textVersions } from "./textVersions.js";
+import { type OwnTexts, textVersions } from "./textVersions.js";
 import { websiteLabel } from "./websiteLabel.js";
 import { slot, writeXmlDocument, type XmlFragment, XmlWriter } from "./xmlWriter.js";
 
@@ -56,81 +57,135 @@ export function renderProgrammeInformation({
   });
 }
 
+const MINUTE_MS = 60_000;
+
 /** epg > schedule > programme. */
 const PROGRAMME_DEPTH = 2;
 
-/** What each airing fills into its show's programme element. */
-type AiringSlot = "crid" | "time" | "duration" | "eventLocator";
+/**
+ * What each airing fills into its programme element: its CRID, time, duration and event
+ * locator, its on-demand window, and the id of each programme event (`event1`, `event2`, …).
+ */
+type AiringSlot = string;
 
 interface ProgrammeFragment {
   groupCrid: string;
   language: string;
   withEventLocator: boolean;
+  /** The offsets of the placed events, which differ between airings of different lengths. */
+  eventOffsets: string;
   fragment: XmlFragment<AiringSlot>;
 }
 
 /**
- * A show's programme element is the same in every airing but for its CRID, time, duration and
- * event locator: one build renders it once per show (and group, and with or without event
- * locators) and fills it in for each airing. Its names, descriptions, images and genres are
- * most of a PI document's bytes. Kept for one build only (renderSite makes one per build), so a
- * rebuild after an edit never reuses an element of the old data.
+ * A programme element is the same in every airing of its content but for the slots above: one
+ * build renders it once per content and fills it in for each airing. The cache key is the
+ * content (the show object; for an airing with an episode, the episode laid over its show, made
+ * once per layout of the service), the group CRID, the service's language, whether the service
+ * has event locators, and
+ * the offsets of the events placed in the airing (a repeating event fits more often in a longer
+ * airing). An episode's content is used by one airing, and again only by the PI documents of
+ * the neighbouring days that list it; the content is held weakly, so it goes when its service's
+ * layout does. Names, descriptions, images and genres are most of a PI document's bytes. Kept
+ * for one build only (renderSite makes one per build), so a rebuild after an edit never reuses
+ * an element of the old data.
  */
 export class ProgrammeFragments {
-  private readonly byShow = new Map<Show, ProgrammeFragment[]>();
-  /** Programme elements rendered, and airings filled in from one rendered before. */
+  private readonly byContent = new WeakMap<Show, ProgrammeFragment[]>();
+  /** Programme elements rendered (of them, for episodes), and airings filled in from one before. */
   rendered = 0;
+  renderedEpisodes = 0;
   reused = 0;
 
   of(
-    show: Show,
-    groupCrid: string,
+    programme: ProgrammeInstance,
     language: string,
     withEventLocator: boolean,
   ): XmlFragment<AiringSlot> {
-    let known = this.byShow.get(show);
+    const { content, groupCrid, events } = programme;
+    let known = this.byContent.get(content);
     if (!known) {
       known = [];
-      this.byShow.set(show, known);
+      this.byContent.set(content, known);
     }
+    const eventOffsets = events.length === 0 ? "" : events.map((e) => e.offset).join(",");
     // Nearly always one entry: a show has one group, and a service has event locators or not.
     for (const entry of known) {
       if (
         entry.groupCrid === groupCrid &&
         entry.language === language &&
-        entry.withEventLocator === withEventLocator
+        entry.withEventLocator === withEventLocator &&
+        entry.eventOffsets === eventOffsets
       ) {
         this.reused++;
         return entry.fragment;
       }
     }
     const fragment = XmlWriter.fragment<AiringSlot>(PROGRAMME_DEPTH, (xml) =>
-      writeProgramme(xml, show, groupCrid, language, withEventLocator),
+      writeProgramme(xml, programme, language, withEventLocator),
     );
-    known.push({ groupCrid, language, withEventLocator, fragment });
+    known.push({ groupCrid, language, withEventLocator, eventOffsets, fragment });
     this.rendered++;
+    if (programme.episode) this.renderedEpisodes++;
     return fragment;
   }
 }
 
-/** `language` is the service's: the PI document's and that of the show's own texts. */
+/** `language` is the service's: the PI document's and that of the programme's own texts. */
 function writeProgramme(
   xml: XmlWriter,
-  show: Show,
-  groupCrid: string,
+  programme: ProgrammeInstance,
   language: string,
   withEventLocator: boolean,
 ) {
+  const { content, groupCrid, events } = programme;
   xml.ele("programme", { id: slot("crid"), shortId: "0" });
-  const texts = textVersions(show, language, language);
+  const texts = textVersions(content, language, language);
   writeNames(xml, texts);
   xml
     .ele("location")
     .ele("time", { time: slot("time"), duration: slot("duration") })
     .up()
     .up();
+  if (content.onDemand) writeOnDemand(xml, content.onDemand);
+  writeProgrammeText(xml, content, texts);
+  xml.ele("memberOf", { id: groupCrid, shortId: "0" }).up();
+  if (content.website) {
+    const description = websiteLabel(language);
+    xml.ele("link", attributes({ uri: content.website, mimeValue: "text/html", description })).up();
+  }
+  writeLinks(xml, texts);
+  if (withEventLocator) {
+    xml.ele("link", { uri: slot("eventLocator"), description: "terrestrial_event_locator" }).up();
+    xml.ele("link", { uri: slot("crid"), description: "terrestrial_programme_crid" }).up();
+  }
+  events.forEach(({ event, offset }, i) => {
+    xml.ele("programmeEvent", { id: slot(`event${i + 1}`), shortId: "0" });
+    const eventTexts = textVersions(event, language, language);
+    writeNames(xml, eventTexts);
+    xml
+      .ele("location")
+      .ele("relativeTime", {
+        time: formatSpiDuration(offset * MINUTE_MS),
+        duration: formatSpiDuration(event.duration * MINUTE_MS),
+      })
+      .up()
+      .up();
+    writeProgrammeText(xml, event, eventTexts);
+    writeLinks(xml, eventTexts);
+    xml.up();
+  });
+  xml.up();
+}
+
+/** mediaDescription, genre and keywords of a programme or programme event, in the XSD's order. */
+function writeProgrammeText(
+  xml: XmlWriter,
+  own: OwnTexts & Pick<Show, "images" | "genres">,
+  texts: ReturnType<typeof textVersions>,
+) {
   writeDescriptions(xml, texts);
-  for (const image of show.images ?? []) {
+  for (const image of own.images ?? []) {
     const [width, height] = image.size.split("x");
     writeMultimedia(xml, {
       url: image.url,
@@ -139,17 +194,34 @@ function writeProgramme(
       height,
     });
   }
-  writeGenres(xml, show.genres ?? []);
+  writeGenres(xml, own.genres ?? []);
   writeKeywords(xml, texts);
-  xml.ele("memberOf", { id: groupCrid, shortId: "0" }).up();
-  if (show.website) {
-    const description = websiteLabel(language);
-    xml.ele("link", attributes({ uri: show.website, mimeValue: "text/html", description })).up();
-  }
-  writeLinks(xml, texts);
-  if (withEventLocator) {
-    xml.ele("link", { uri: slot("eventLocator"), description: "terrestrial_event_locator" }).up();
-    xml.ele("link", { uri: slot("crid"), description: "terrestrial_programme_crid" }).up();
+}
+
+/** One onDemand: every file is a bearer of the same recording, in one presentation window. */
+function writeOnDemand(xml: XmlWriter, onDemand: OnDemand) {
+  xml.ele("onDemand");
+  xml
+    .ele("presentationTime", {
+      start: slot("onDemandStart"),
+      ...(onDemand.until !== undefined || onDemand.days !== undefined
+        ? { end: slot("onDemandEnd") }
+        : {}),
+      duration: slot("onDemandDuration"),
+    })
+    .up();
+  for (const file of onDemand.files) {
+    xml
+      .ele(
+        "bearer",
+        attributes({
+          id: file.url,
+          cost: file.cost ?? 100,
+          mimeValue: file.mimeValue,
+          bitrate: file.bitrate,
+        }),
+      )
+      .up();
   }
   xml.up();
 }
@@ -161,13 +233,22 @@ function writeAiring(
   language: string,
   eventLocatorBearer: string | undefined,
 ) {
-  const { show, groupCrid, crid, start, end } = programme;
+  const { content, crid, start, end, events } = programme;
   const withEventLocator = Boolean(eventLocatorBearer);
-  xml.insert(fragments.of(show, groupCrid, language, withEventLocator), {
+  const values: Record<AiringSlot, string> = {
     crid,
     time: formatSpiTime(start),
     duration: formatSpiDuration(end - start),
     // Filled only where the fragment has the slot: services with a broadcast bearer.
     eventLocator: withEventLocator ? `${eventLocatorBearer};${formatEventLocatorTime(start)}` : "",
-  });
+  };
+  if (content.onDemand) {
+    const window = onDemandWindow(content.onDemand, programme);
+    values.onDemandStart = formatSpiTime(window.start);
+    values.onDemandEnd = window.end === undefined ? "" : formatSpiTime(window.end);
+    values.onDemandDuration = formatSpiDuration(window.duration);
+  }
+  // A programme event's CRID is its programme's and its place: stable for this airing.
+  for (let i = 1; i <= events.length; i++) values[`event${i}`] = `${crid}/${i}`;
+  xml.insert(fragments.of(programme, language, withEventLocator), values);
 }

@@ -35,8 +35,8 @@ export function* renderSite(
   debug(
     "render",
     () =>
-      `${fragments.rendered} programme elements rendered, ` +
-      `${fragments.reused} airings filled in from one rendered before`,
+      `${fragments.rendered} programme elements rendered (${fragments.renderedEpisodes} of them ` +
+      `for episodes), ${fragments.reused} airings filled in from one rendered before`,
   );
   // SI last: a service appears in SI only once its PI documents are in place.
   yield {

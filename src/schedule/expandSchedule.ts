@@ -2,8 +2,10 @@ import type { Service, Slot } from "../load/broadcaster.js";
 import { formatSourceRef, type InputProblem, type SourceRef } from "../load/inputProblem.js";
 import { addDays, dateRange, type PlainDate, weekdayOf } from "../time/plainDate.js";
 import { localDateOf, type WallTimes, wallTimesOn } from "../time/wallClock.js";
+import { attachEpisodes } from "./attachEpisodes.js";
 import { programmeCrid, showGroupCrid } from "./programmeCrid.js";
 import type { AiringKind, ProgrammeInstance } from "./programmeInstance.js";
+import { placeProgrammeParts } from "./programmeParts.js";
 
 interface Airing {
   start: number;
@@ -37,6 +39,8 @@ export interface ScheduleExpansion {
   programmes: ProgrammeInstance[];
   /** Each pair of entries once, with the first date they overlap on. */
   overlaps: Overlap[];
+  /** Episodes that match no airing or several, events that do not fit, empty on-demand windows. */
+  problems: InputProblem[];
 }
 
 /** The same two entries overlap on every day they recur: one pair, one problem. */
@@ -113,7 +117,9 @@ export function expandSchedule(
   specialSlots.sort((a, b) => a.start - b.start);
   const specials = chainSlots(specialSlots, overlap);
 
-  if (overlaps.size > 0) return { programmes: [], overlaps: [...overlaps.values()] };
+  if (overlaps.size > 0) {
+    return { programmes: [], overlaps: [...overlaps.values()], problems: [] };
+  }
 
   const airings = [...specials];
   for (const airing of grid) {
@@ -140,6 +146,9 @@ export function expandSchedule(
       groupCrid,
       showId: airing.showId,
       show,
+      content: show,
+      episode: undefined,
+      events: [],
       start: airing.start,
       end: airing.end,
       billedDate,
@@ -147,7 +156,9 @@ export function expandSchedule(
       origin: airing.origin,
     });
   }
-  return { programmes, overlaps: [] };
+  const problems = attachEpisodes(programmes, schedule, zone, from, to);
+  problems.push(...placeProgrammeParts(programmes, zone));
+  return { programmes, overlaps: [], problems };
 }
 
 /** Slots in start order; the days of a weekly grid share their arrays, so each is sorted once. */

@@ -1,6 +1,7 @@
-import type { Show } from "../load/broadcaster.js";
+import type { Episode, Show } from "../load/broadcaster.js";
 import type { SourceRef } from "../load/inputProblem.js";
 import type { PlainDate } from "../time/plainDate.js";
+import type { EventOccurrence } from "./programmeParts.js";
 
 /** One airing of a show on one service: what a PI document lists as a programme. */
 export interface ProgrammeInstance {
@@ -11,6 +12,12 @@ export interface ProgrammeInstance {
   groupCrid: string;
   showId: string;
   show: Show;
+  /** What is published: the show, or the show with its episode's fields laid over it. */
+  content: Show;
+  /** The episode describing this airing, if any. */
+  episode: Episode | undefined;
+  /** The content's programme events placed in this airing, in time order. */
+  events: readonly EventOccurrence[];
   /** UTC instants in milliseconds. */
   start: number;
   end: number;

@@ -1,6 +1,6 @@
 import { debug } from "../debug/debugLog.js";
 import type { Broadcaster, Service } from "../load/broadcaster.js";
-import type { InputProblem } from "../load/inputProblem.js";
+import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
 import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
@@ -63,20 +63,24 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
   const services: ScheduledService[] = [];
   const cridSources: CridSource[] = [];
   for (const service of broadcaster.services) {
-    const { programmes, overlaps, datesBeyond } = layOutService(service, cridAuthority, from, to);
+    const laidOut = layOutService(service, cridAuthority, from, to);
+    const { programmes, overlaps, datesBeyond } = laidOut;
     debug(
       "schedule",
       () =>
         `${service.id}: ${programmes.length} programmes laid out for ${from} to ${to}, ` +
-        `${datesBeyond} dated entries beyond them checked for overlaps`,
+        `${datesBeyond} dated entries beyond them checked for overlaps; episodes: ` +
+        `${laidOut.episodes.within} matched within, ${laidOut.episodes.later} later checked ` +
+        `(problems there are warnings), ${laidOut.episodes.earlier} earlier left alone`,
     );
     const given = programmes.filter((programme) => !programme.derivedCrid);
     const own = [
       ...overlaps.map(overlapProblem),
+      ...laidOut.problems,
       ...cridCollisions([{ service, given, programmes: () => programmes }], cridAuthority),
     ];
     problems.push(...own);
-    if (own.length > 0) {
+    if (own.some((problem) => problem.severity === "error")) {
       brokenServices.push(service.id);
       continue;
     }
@@ -112,26 +116,58 @@ function layingOut(
 /**
  * One service's programmes billed in [from, to] (none if they overlap), and its overlaps there
  * and on every dated entry outside that range; an overlap that recurs is reported once, at its
- * first date.
+ * first date. Episodes dated after the range are matched on their own days too, and what is
+ * wrong with them is a warning: it changes nothing published yet, and the day it comes into the
+ * range it is an error. Episodes dated before it are past (files of past weeks stay around).
  */
 function layOutService(
   service: Service,
   cridAuthority: string,
   from: PlainDate,
   to: PlainDate,
-): { programmes: ProgrammeInstance[]; overlaps: Overlap[]; datesBeyond: number } {
-  const { programmes, overlaps } = expandSchedule(service, cridAuthority, from, to);
+): {
+  programmes: ProgrammeInstance[];
+  overlaps: Overlap[];
+  problems: InputProblem[];
+  datesBeyond: number;
+  episodes: { within: number; later: number; earlier: number };
+} {
+  const { programmes, overlaps, problems } = expandSchedule(service, cridAuthority, from, to);
   const found = new Map(overlaps.map((overlap) => [overlapKey(overlap), overlap]));
-  let datesBeyond = 0;
-  for (const date of service.schedule.dates.keys()) {
-    if (date >= from && date <= to) continue;
-    datesBeyond++;
-    for (const overlap of expandSchedule(service, cridAuthority, date, date).overlaps) {
+  const reported = new Set(problems.map(formatSourceRef));
+  const { dates, episodes } = service.schedule;
+  const episodeCount = { within: 0, later: 0, earlier: 0 };
+  for (const [date, onDate] of episodes) {
+    const when = date < from ? "earlier" : date > to ? "later" : "within";
+    episodeCount[when] += onDate.length;
+  }
+  const beyond = new Set([...dates.keys()].filter((date) => date < from || date > to));
+  const datesBeyond = beyond.size;
+  for (const date of episodes.keys()) if (date > to) beyond.add(date);
+  for (const date of beyond) {
+    const expansion = expandSchedule(service, cridAuthority, date, date);
+    for (const overlap of expansion.overlaps) {
       const key = overlapKey(overlap);
       if (!found.has(key)) found.set(key, overlap);
     }
+    for (const problem of expansion.problems) {
+      const key = formatSourceRef(problem);
+      if (reported.has(key)) continue;
+      reported.add(key);
+      problems.push({
+        ...problem,
+        severity: "warning",
+        message: `${problem.message} (${date} is after the days published now; it becomes an error when it comes into them)`,
+      });
+    }
   }
-  return { programmes, overlaps: [...found.values()], datesBeyond };
+  return {
+    programmes,
+    overlaps: [...found.values()],
+    problems,
+    datesBeyond,
+    episodes: episodeCount,
+  };
 }
 
 /**

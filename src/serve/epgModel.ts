@@ -303,9 +303,11 @@ function programmeBlock(
   dayEnd: number,
   bySource: Map<string, string[]>,
 ): EpgProgramme {
-  const names = deriveNames(p.show.name);
+  const names = deriveNames(p.content.name);
   const image =
-    p.show.images?.find((i) => i.size === "320x240")?.url ?? p.show.images?.[0]?.url ?? undefined;
+    p.content.images?.find((i) => i.size === "320x240")?.url ??
+    p.content.images?.[0]?.url ??
+    undefined;
   const rowDate = localDateOf(zone, dayStart);
   const at = (instant: number, date: PlainDate) =>
     `${clock(zone, instant)}${date === rowDate ? "" : ` (${date})`}`;
@@ -321,9 +323,9 @@ function programmeBlock(
     crid: p.crid,
     showId: p.showId,
     names: { short: names.short, medium: names.medium, long: names.long },
-    description: p.show.description?.long ?? p.show.description?.short,
+    description: p.content.description?.long ?? p.content.description?.short,
     image,
-    website: p.show.website,
+    website: p.content.website,
     airing: p.kind,
     source: sourceKey(p.origin.file, p.origin.line, p.origin.column),
     problems: bySource.get(sourceKey(p.origin.file, p.origin.line, p.origin.column)) ?? [],

@@ -107,3 +107,14 @@ export function localDateOf(zone: string, instant: number): PlainDate {
   const offset = Number.isNaN(steadyOffset) ? offsetMinutes(zone, instant) : steadyOffset;
   return dateOfDay(Math.floor((instant + offset * MINUTE_MS) / DAY_MS));
 }
+
+/** The local time of day in `zone` at `instant`, in minutes after midnight. */
+export function localMinutesOf(zone: string, instant: number): number {
+  const local = instant + offsetMinutes(zone, instant) * MINUTE_MS;
+  return Math.floor((((local % DAY_MS) + DAY_MS) % DAY_MS) / MINUTE_MS);
+}
+
+/** Minutes after midnight as "HH:MM". */
+export function formatTimeOfDay(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+}

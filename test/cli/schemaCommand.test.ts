@@ -17,11 +17,12 @@ describe("spi-static schema", () => {
     }
   });
 
-  it("writes the three schemas into --out", async () => {
+  it("writes the four schemas into --out", async () => {
     const out = join(root, "written");
     const result = await runInProcess(["schema", "--out", out], root);
     expect(result.exitCode).toBe(0);
     expect((await readdir(out)).sort()).toEqual([
+      "episodes.schema.json",
       "provider.schema.json",
       "schedule.schema.json",
       "service.schema.json",

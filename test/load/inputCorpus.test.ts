@@ -1,6 +1,6 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { validate } from "../../src/cli/validateCommand.js";
 
@@ -70,6 +70,7 @@ describe("spi-static validate on the corpus of broken inputs", () => {
     it(`${c.name}: ${c.text.match(/^# mistake: (.*)$/m)?.[1]}`, async () => {
       const project = join(root, c.name.replace(/[/.]/g, "-"));
       await cp(MINIMAL, join(project, "data"), { recursive: true });
+      await mkdir(dirname(join(project, "data", c.target)), { recursive: true });
       await writeFile(join(project, "data", c.target), c.text);
       const { lines, exitCode } = await validate({ data: join(project, "data"), now: NOW });
       // Messages name files relative to the working folder; the expectations, to the project.

@@ -1,0 +1,86 @@
+import { isCalendarDate, type PlainDate } from "../time/plainDate.js";
+import type { Episode } from "./broadcaster.js";
+import { formatSourceRef, type InputProblem, type SourceRef } from "./inputProblem.js";
+import type { EpisodeInput } from "./inputSchema.js";
+import { loadProgrammeContent, toMinutes } from "./loadProgrammeContent.js";
+import type { YamlFile } from "./readYamlFile.js";
+
+/** Episodes read so far for one service: by date, and each airing key with its first episode. */
+export interface EpisodeIndex {
+  byDate: Map<PlainDate, Episode[]>;
+  keys: Map<string, SourceRef>;
+}
+
+export function emptyEpisodeIndex(): EpisodeIndex {
+  return { byDate: new Map(), keys: new Map() };
+}
+
+/**
+ * A list of episodes (a schedule's `episodes:` or an episodes file's) into `index`, with the
+ * checks one file can make: a calendar date, a defined show, something that says which airing
+ * (a show or a start), and no two episodes with the same date, start and show. Whether each
+ * matches exactly one airing is for the schedule stage, which lays the airings out.
+ */
+export function loadEpisodes(
+  inputs: readonly EpisodeInput[],
+  {
+    file,
+    language,
+    unknownShow,
+  }: {
+    file: YamlFile;
+    /** The service's, when known: for the episodes' translations. */
+    language: string | undefined;
+    unknownShow: (show: string) => string | undefined;
+  },
+  index: EpisodeIndex,
+  problems: InputProblem[],
+): void {
+  inputs.forEach((input, i) => {
+    const path = ["episodes", i];
+    const { date, start, show, crid, ...fields } = input;
+    if (!isCalendarDate(date)) {
+      problems.push(file.error([...path, "date"], `"${date}" is not a calendar date`));
+      return;
+    }
+    if (show !== undefined) {
+      const unknown = unknownShow(show);
+      if (unknown !== undefined) {
+        problems.push(file.error([...path, "show"], unknown));
+        return;
+      }
+    }
+    if (show === undefined && start === undefined) {
+      problems.push(
+        file.error(path, `says neither show nor start: which airing of ${date} does it describe?`),
+      );
+      return;
+    }
+    const origin = file.locate(path);
+    const key = `${date} ${start ?? ""} ${show ?? ""}`;
+    const earlier = index.keys.get(key);
+    if (earlier) {
+      problems.push(
+        file.error(path, `describes the same airing as the episode at ${formatSourceRef(earlier)}`),
+      );
+      return;
+    }
+    index.keys.set(key, origin);
+    const episode: Episode = {
+      date,
+      start: start === undefined ? undefined : toMinutes(start),
+      show,
+      crid,
+      content: loadProgrammeContent(
+        fields,
+        { file, language, what: "the episode" },
+        path,
+        problems,
+      ),
+      origin,
+    };
+    const onDate = index.byDate.get(date);
+    if (onDate) onDate.push(episode);
+    else index.byDate.set(date, [episode]);
+  });
+}
