@@ -238,8 +238,8 @@ that the served build accepts.`,
 Checks: open SI (no stream URLs), keyed SI, 403 for an invalid key, a PI per service for today,
 401 without a key (200 with --open-pi), PI by the bearer path of every DAB/FM bearer the SI
 lists (the same document as the id/ path), 404 for an unknown service and for dates outside the window, 400 for a
-malformed date, every spelling of the keyed SI's path without a key, and the schema validity
-of every document fetched. Without a key the checks that need one are skipped, which fails
+malformed date, every spelling of the keyed SI's path without a key, revalidation (If-None-Match
+gets 304 with the key, never without it), and the schema validity of every document fetched. Without a key the checks that need one are skipped, which fails
 unless --without-key says it is expected. Exit codes: 0 all passed, 2 usage error, 3 a check
 failed or the site cannot be reached.`,
     )

@@ -79,10 +79,19 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
   const checks: VerifyCheck[] = [];
   const fetched: SpiDocument[] = [];
 
-  async function get(path: string, auth: Auth): Promise<RawResponse> {
+  async function get(
+    path: string,
+    auth: Auth,
+    extra: Record<string, string> = {},
+  ): Promise<RawResponse> {
     const key = auth === "key" ? options.key : auth === "invalid key" ? invalidKey : undefined;
     const headers: Record<string, string> = key ? { Authorization: `ClientIdentifier ${key}` } : {};
-    return fetchExactly(base, `${prefix}${path}`, headers, options.timeoutMs ?? 15_000);
+    return fetchExactly(
+      base,
+      `${prefix}${path}`,
+      { ...headers, ...extra },
+      options.timeoutMs ?? 15_000,
+    );
   }
 
   /**
@@ -156,6 +165,9 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
       detail: "the open SI names no service",
     });
   }
+  if (openSi?.status === 200) {
+    checks.push(await revalidation(get, "SI revalidation (If-None-Match)", siPath, "none"));
+  }
   const withInvalidKey = await probe("SI with an invalid key", siPath, "invalid key", 403);
   const misconfigured = keysMisconfigured(withInvalidKey);
   if (misconfigured !== undefined) {
@@ -171,6 +183,17 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
         : []),
     ]);
     note(`${keyedSi?.body.match(new RegExp(STREAM_BEARER, "g"))?.length ?? 0} stream URLs`);
+    if (keyedSi?.status === 200) {
+      // Without the key, the keyed SI's ETag must get the open SI, never a 304 for the keyed one.
+      const otherEtag = header(openSi, "etag");
+      checks.push(
+        await revalidation(get, "keyed SI revalidation (If-None-Match)", siPath, "key", {
+          auth: "none",
+          status: 200,
+          otherEtag,
+        }),
+      );
+    }
   } else {
     checks.push(skipped("SI with the key"));
   }
@@ -196,6 +219,15 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
         ...privateAnswer(r),
         ...(/<epg\b/.test(r.body) ? [] : ["not a PI document (no <epg>)"]),
       ]),
+    );
+    checks.push(
+      await revalidation(
+        get,
+        `PI revalidation (If-None-Match, ${first.id})`,
+        piPath(first, today),
+        "key",
+        { auth: "none", status: options.openPi ? 304 : 401 },
+      ),
     );
     const unknown = { ...first, id: `zz${randomBytes(5).toString("hex")}` };
     await probe("PI of an unknown service", piPath(unknown, today), "key", 404);
@@ -230,6 +262,70 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
               .join("; "),
   });
   return { ok: checks.every((check) => check.ok), checks };
+}
+
+function header(response: RawResponse | undefined, name: string): string | undefined {
+  const value = response?.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * Revalidation as radios and CDNs do it: the 200 carries an ETag, and sending it back in
+ * If-None-Match gets a 304 without a body, with the same ETag, Cache-Control and Vary. The 304
+ * comes only after the key check: the same request with `refused.auth` still gets
+ * `refused.status` (401 for PI, the open SI for the SI path), so an ETag never stands in for a
+ * key. A keyed document's ETag must differ from the open one's (`refused.otherEtag`).
+ */
+async function revalidation(
+  get: (path: string, auth: Auth, extra?: Record<string, string>) => Promise<RawResponse>,
+  name: string,
+  path: string,
+  auth: Auth,
+  refused?: { auth: Auth; status: number; otherEtag?: string | undefined },
+): Promise<VerifyCheck> {
+  try {
+    const first = await get(path, auth);
+    const etag = header(first, "etag");
+    if (first.status !== 200 || etag === undefined) {
+      const why = first.status !== 200 ? `status ${first.status}` : "no ETag";
+      return { name, ok: false, detail: `${why} on GET ${path}: clients cannot revalidate` };
+    }
+    const problems: string[] = [];
+    if (refused?.otherEtag === etag) problems.push(`the same ETag as the open SI (${etag})`);
+    const again = await get(path, auth, { "If-None-Match": etag });
+    if (again.status !== 304) problems.push(`status ${again.status}, expected 304`);
+    else {
+      if (again.body !== "") problems.push("the 304 has a body");
+      for (const field of ["etag", "cache-control", "vary"]) {
+        if (header(again, field) !== header(first, field)) {
+          problems.push(
+            `the 304's ${field} ${header(again, field)} is not the 200's ${header(first, field)}`,
+          );
+        }
+      }
+    }
+    if (refused) {
+      const without = await get(path, refused.auth, { "If-None-Match": etag });
+      if (without.status !== refused.status) {
+        problems.push(
+          `${refused.auth === "none" ? "without a key" : `with ${refused.auth}`}: status ${without.status}, expected ${refused.status}`,
+        );
+      }
+    }
+    return problems.length === 0
+      ? {
+          name,
+          ok: true,
+          detail: `304 for If-None-Match ${etag}${refused ? `, ${refused.status} without the key` : ""}`,
+        }
+      : {
+          name,
+          ok: false,
+          detail: `${problems.join("; ")} — GET ${path} with If-None-Match ${etag}`,
+        };
+  } catch (error) {
+    return { name, ok: false, detail: `GET ${path}: ${(error as Error).message}` };
+  }
 }
 
 /**

@@ -81,8 +81,14 @@ describe("verify against the preview server", () => {
         "PI of 13/32",
         "PI with a query string",
         "PI by bearer path, today (20261123)",
+        "SI revalidation (If-None-Match)",
+        "keyed SI revalidation (If-None-Match)",
+        "PI revalidation (If-None-Match, bern)",
         "schema validity (spi_31.xsd)",
       ]),
+    );
+    expect(report.checks.find((c) => c.name.startsWith("PI revalidation"))?.detail).toMatch(
+      /^304 for If-None-Match "[^"]+", 401 without the key$/,
     );
     expect(report.checks.find((c) => c.name.startsWith("PI by bearer"))?.detail).toBe(
       "8 bearer paths, each the service's id/ document; an unknown bearer 404",
@@ -192,6 +198,57 @@ describe("verify against the preview server", () => {
     const report = await verifySite({ baseUrl: origin, key: KEY, now: NOW });
     expect(failed(report)).toEqual(["schema validity (spi_31.xsd)"]);
     expect(report.checks.at(-1)?.detail).toContain("PI for klassik");
+  });
+});
+
+describe("verify of revalidation (ETag, If-None-Match, 304)", () => {
+  /**
+   * A cache in front of the rules that answers any If-None-Match with 304 itself, before the
+   * rules see the request: it would confirm a keyed document's ETag to anyone without a key.
+   */
+  async function eagerCache(origin: string): Promise<string> {
+    const server: Server = createServer((req, res) => {
+      const etag = req.headers["if-none-match"];
+      if (etag) {
+        res.writeHead(304, { ETag: etag, "Content-Type": "application/xml" }).end();
+        return;
+      }
+      const headers: Record<string, string> = {};
+      if (req.headers.authorization) headers.authorization = req.headers.authorization;
+      fetch(`${origin}${req.url}`, { headers }).then(async (answer) => {
+        res.writeHead(answer.status, Object.fromEntries(answer.headers));
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it("fails when a 304 answers an ETag without the key check", async () => {
+    const report = await verifySite({
+      baseUrl: await eagerCache((await preview()).origin),
+      key: KEY,
+      now: NOW,
+    });
+    expect(failed(report)).toEqual(
+      expect.arrayContaining(["PI revalidation (If-None-Match, bern)"]),
+    );
+    expect(report.checks.find((c) => c.name.startsWith("PI revalidation"))?.detail).toMatch(
+      /without a key: status 304, expected 401/,
+    );
+    expect(
+      report.checks.find((c) => c.name === "keyed SI revalidation (If-None-Match)")?.detail,
+    ).toMatch(/without a key: status 304, expected 200/);
+  });
+
+  it("fails when the site sends no ETag, so clients download every document again", async () => {
+    const report = await verifySite({ baseUrl: await plainStaticServer(), key: KEY, now: NOW });
+    expect(report.checks.find((c) => c.name === "SI revalidation (If-None-Match)")).toEqual({
+      name: "SI revalidation (If-None-Match)",
+      ok: false,
+      detail: "no ETag on GET /radiodns/spi/3.1/SI.xml: clients cannot revalidate",
+    });
   });
 });
 
