@@ -22,6 +22,7 @@ const FLOORS: Record<string, number> = {
   "": 7, // src/*.ts: buildSite wires the stages
   serve: 8,
   verify: 8,
+  import: 8.5, // reads feeds with verify's fetching, checks what it wrote with loadAndSchedule
   cli: 9,
 };
 

@@ -4,6 +4,7 @@ import { EXIT } from "../exit/exitCodes.js";
 import type { BuildOptions } from "./buildCommand.js";
 import type { CommandIo } from "./commandIo.js";
 import type { DnsOptions } from "./dnsCommand.js";
+import type { ImportCommandOptions } from "./importCommand.js";
 import type { InitOptions } from "./initCommand.js";
 import {
   parseApiKey,
@@ -15,6 +16,7 @@ import {
   parsePort,
   parseSeconds,
   parseTimeout,
+  parseTimeZone,
 } from "./optionParsers.js";
 import { type CommandFunction, runCommand } from "./runCommand.js";
 import type { SchemaOptions } from "./schemaCommand.js";
@@ -32,6 +34,7 @@ const commands = {
   serve: async () => (await import("./serveCommand.js")).serveCommand,
   verify: async () => (await import("./verifyCommand.js")).verifyCommand,
   dns: async () => (await import("./dnsCommand.js")).dnsCommand,
+  import: async () => (await import("./importCommand.js")).importCommand,
 };
 
 const DATA_OPTION = "folder with provider.yaml, services/ and schedules/ (default: ./data)";
@@ -87,6 +90,7 @@ Examples:
   $ spi-static build --now 2026-11-23T04:00:00Z --json reproducible, summary as JSON
   $ spi-static verify https://spi.example.org --key "$KEY"  check a deployment like a client
   $ spi-static dns                                     the DNS records radios need to find the site
+  $ spi-static import old-site/ --time-zone Europe/Zurich  a data folder from an existing SPI feed
 
 Exit codes: 0 ok, 1 invalid input (nothing written), 2 usage error, 3 other failure
 (e.g. the output folder cannot be written, or a verify check failed), 4 another build is
@@ -255,6 +259,45 @@ failed or the site cannot be reached.`,
     .option("--data <dir>", DATA_OPTION, parseFolderPath)
     .option("--json", "print the records as one line of JSON")
     .action((options: DnsOptions) => dispatch(commands.dns, options));
+
+  program
+    .command("import")
+    .description(
+      "read an existing SPI feed (SI and PI files, or a live SPI API) and write a data folder from it",
+    )
+    .argument(
+      "<source...>",
+      "folders or files of SI/PI documents (e.g. a copy of the site), or the API's root URL",
+    )
+    .requiredOption(
+      "--time-zone <zone>",
+      "IANA zone of the schedules, e.g. Europe/Zurich (SPI documents hold UTC instants)",
+      parseTimeZone,
+    )
+    .option("--data <dir>", "the data folder to write", "data")
+    .option("--key <key>", "API key for a live API (default: $SPI_IMPORT_KEY)")
+    .option(
+      "--keys-file <path>",
+      "take the key from this keys file (its first key)",
+      parseKeysFilePath,
+    )
+    .option("--now <instant>", "the clock: a live API's ±7-day window (ISO instant)", parseInstant)
+    .option("--timeout <seconds>", "per request to a live API", parseTimeout, 15)
+    .option("--force", "replace files the data folder already has")
+    .option("--json", "print the result as one line of JSON")
+    .addHelpText(
+      "after",
+      `
+Writes provider.yaml, services/<id>.yaml and schedules/<id>.yaml: shows grouped by memberOf (or
+by name), a weekly grid where programmes repeat weekly, dated entries for the other days. What
+the data cannot say is listed with where it came from. The written folder is then checked as
+validate checks it. Exit codes: 0 imported and valid, 1 imported but the data needs edits
+before it builds, 2 usage error (files exist without --force), 3 the feed cannot be read or
+fetched, or has no SI document.`,
+    )
+    .action((sources: string[], options: Omit<ImportCommandOptions, "sources">) =>
+      dispatch(commands.import, { sources, ...options }),
+    );
 
   return program;
 }

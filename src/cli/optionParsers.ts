@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { InvalidArgumentError } from "commander";
+import { timeZoneProblem } from "../load/ianaTimeZone.js";
 import { isCalendarDate } from "../time/plainDate.js";
 
 // Every command's option parsers: each validates its value and says what it expected, so a bad
@@ -124,4 +125,11 @@ export function parseTimeout(value: string): number {
     );
   }
   return seconds;
+}
+
+/** An IANA zone, as the data's `timeZone` takes it (with its "did you mean"). */
+export function parseTimeZone(value: string): string {
+  const problem = timeZoneProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
+  return value;
 }

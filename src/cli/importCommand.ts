@@ -1,0 +1,99 @@
+import { readFile } from "node:fs/promises";
+import { EXIT, type ExitCode } from "../exit/exitCodes.js";
+import { UsageError } from "../exit/spiStaticError.js";
+import { formatProblem, InputError } from "../load/inputProblem.js";
+import type { CommandIo } from "./commandIo.js";
+import { countOf } from "./countOf.js";
+
+export interface ImportCommandOptions {
+  /** Folders or files of SI/PI documents, or one http(s) URL: a live API's root. */
+  sources: string[];
+  data: string;
+  timeZone: string;
+  key?: string | undefined;
+  keysFile?: string | undefined;
+  now?: number | undefined;
+  /** Seconds per request to a live API. */
+  timeout: number;
+  force?: boolean | undefined;
+  json?: boolean | undefined;
+}
+
+/**
+ * `spi-static import`: the notes and the written folder's problems on stdout, then a summary;
+ * exit 1 when the written data has errors to fix before it builds.
+ */
+export async function importCommand(
+  options: ImportCommandOptions,
+  io: CommandIo,
+): Promise<ExitCode> {
+  const [first = ""] = options.sources;
+  const live = options.sources.length === 1 && /^https?:\/\//i.test(first);
+  if (!live && options.sources.some((s) => /^https?:\/\//i.test(s))) {
+    throw new UsageError("a live API is imported on its own: give its URL as the only source");
+  }
+  if (options.key !== undefined && options.keysFile !== undefined) {
+    throw new UsageError("--key and --keys-file both name a key: give one");
+  }
+  const key = live
+    ? options.keysFile !== undefined
+      ? await firstKeyOf(options.keysFile)
+      : (options.key ?? io.env.SPI_IMPORT_KEY)
+    : undefined;
+  if (key && /^http:/i.test(first) && !isLoopback(new URL(first).hostname)) {
+    throw new UsageError(
+      `refusing to send the API key in clear text to ${new URL(first).host}: use https:// (plain http is for a local preview)`,
+    );
+  }
+  const { importToDataFolder } = await import("../import/importToDataFolder.js");
+  const { formatNote } = await import("../import/importNote.js");
+  const result = await importToDataFolder({
+    from: live
+      ? { api: { baseUrl: first, key: key || undefined, timeoutMs: options.timeout * 1000 } }
+      : { files: options.sources },
+    dataDir: options.data,
+    timeZone: options.timeZone,
+    now: options.now ?? Date.now(),
+    force: Boolean(options.force),
+  });
+  const errors = result.problems.filter((p) => p.severity === "error").length;
+  const exitCode = errors > 0 ? EXIT.invalidInput : EXIT.ok;
+  if (options.json) {
+    io.stdout(JSON.stringify({ ok: errors === 0, ...result }));
+    return exitCode;
+  }
+  const verdict = errors === 0 ? "valid" : `${countOf(errors, "error")} to fix before building`;
+  io.stdout(
+    [
+      ...result.notes.map(formatNote),
+      ...result.problems.map(formatProblem),
+      `spi-static: imported ${countOf(result.services, "service")} and ${countOf(result.programmes, "programme")} into ${options.data} (${countOf(result.files.length, "file")}); ${countOf(result.notes.length, "note")} on what the data cannot say; ${verdict}`,
+    ].join("\n"),
+  );
+  return exitCode;
+}
+
+/** The first key of a keys file, read as the build reads it; a bad file is a usage error. */
+async function firstKeyOf(path: string): Promise<string> {
+  const { parseKeysFile } = await import("../edge/apiKeys.js");
+  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `--keys-file ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
+    );
+  });
+  let keys: string[];
+  try {
+    keys = parseKeysFile(text, path);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new UsageError(error.problems.map(formatProblem).join("\nspi-static: "));
+  }
+  const [key] = keys;
+  if (key === undefined) throw new UsageError(`${path} holds no key`);
+  return key;
+}
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\./.test(host);
+}

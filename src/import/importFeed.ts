@@ -1,0 +1,220 @@
+import type { ProviderInput, ScheduleInput, ServiceInput } from "../load/inputSchema.js";
+import type { PlainDate } from "../time/plainDate.js";
+import { localDateOf } from "../time/wallClock.js";
+import type { Feed, FeedProgramme, FeedService, LocatedProgrammeInformation } from "./feedModel.js";
+import type { ImportNote } from "./importNote.js";
+import { importProvider, importService, serviceIdsOf } from "./importServiceInformation.js";
+import { importShows } from "./importShows.js";
+import { inferSchedule } from "./inferSchedule.js";
+
+/** A data folder's content: what provider.yaml, services/ and schedules/ will hold. */
+export interface ImportedData {
+  provider: ProviderInput;
+  services: { service: ServiceInput; schedule: ScheduleInput }[];
+}
+
+export interface ImportOptions {
+  /** The IANA zone the schedules' wall times are in (SPI documents carry instants only). */
+  timeZone: string;
+  /** Where the feed came from: the origin of notes about the whole feed. */
+  source: string;
+}
+
+/**
+ * A feed (SI and PI documents) as a data folder, and a note for everything the folder cannot
+ * say. Pure: the documents were read before, the files are written after.
+ */
+export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote[]): ImportedData {
+  const si = feed.serviceInformation;
+  const ids = serviceIdsOf(si.services);
+  const allProgrammes = feed.programmeInformation.flatMap((pi) => pi.document.programmes);
+  const radiodnsHost = mostCommon(
+    [
+      ...si.services.flatMap((s) => (s.radiodns ? [s.radiodns.fqdn.toLowerCase()] : [])),
+      ...feed.programmeInformation.flatMap((pi) =>
+        pi.serviceKey?.kind === "id" ? [pi.serviceKey.fqdn] : [],
+      ),
+    ],
+    undefined,
+  );
+  if (radiodnsHost === undefined) {
+    notes.push({
+      origin: si.source,
+      message: "no service has a radiodns element: radiodnsHost is rdns.example.org; set yours",
+    });
+  }
+  const host = radiodnsHost ?? "rdns.example.org";
+  const cridAuthority = mostCommon(
+    allProgrammes.flatMap((p) => {
+      const authority = /^crid:\/\/([^/]+)\//i.exec(p.crid)?.[1]?.toLowerCase();
+      return authority !== undefined && /^[a-z0-9.-]+$/.test(authority) ? [authority] : [];
+    }),
+    host,
+  );
+  const provider = importProvider(
+    si.provider,
+    si.language,
+    {
+      timeZone: options.timeZone,
+      radiodnsHost: host,
+      cridAuthority,
+      originator:
+        si.originator ??
+        feed.programmeInformation.find((pi) => pi.document.originator)?.document.originator,
+    },
+    si.source,
+    notes,
+  );
+
+  const documentsOf = assignToServices(feed, ids, notes);
+  const services = si.services.map((feedService, index) => {
+    const id = ids[index] ?? "";
+    const service = importService(feedService, id, si.language, notes);
+    const documents = documentsOf.get(index) ?? [];
+    const schedule = importSchedule(feedService, id, documents, {
+      cridAuthority,
+      timeZone: options.timeZone,
+      language: feedService.language,
+      notes,
+    });
+    return { service, schedule };
+  });
+  return { provider, services };
+}
+
+/** Which service each PI document belongs to, by its path; documents of no service are noted. */
+function assignToServices(
+  feed: Feed,
+  ids: readonly string[],
+  notes: ImportNote[],
+): Map<number, LocatedProgrammeInformation[]> {
+  const services = feed.serviceInformation.services;
+  const byService = new Map<number, LocatedProgrammeInformation[]>();
+  for (const pi of feed.programmeInformation) {
+    let index = -1;
+    const key = pi.serviceKey;
+    if (key?.kind === "id") {
+      index = services.findIndex((s) => s.radiodns?.serviceIdentifier === key.serviceIdentifier);
+      if (index === -1) index = ids.indexOf(key.serviceIdentifier);
+    } else if (key?.kind === "bearer") {
+      index = services.findIndex((s) => s.bearers.some((b) => b.id.toLowerCase() === key.bearerId));
+    } else if (services.length === 1) {
+      index = 0;
+    }
+    if (index === -1) {
+      notes.push({
+        origin: pi.document.source,
+        message: key
+          ? "no service of the SI document has this PI document's path: not imported"
+          : "the path does not say which service this PI document is for (…/id/<fqdn>/<serviceId>/<date>_PI.xml), and the SI has several: not imported",
+      });
+      continue;
+    }
+    byService.set(index, [...(byService.get(index) ?? []), pi]);
+  }
+  return byService;
+}
+
+interface ScheduleContext {
+  cridAuthority: string;
+  timeZone: string;
+  language: string;
+  notes: ImportNote[];
+}
+
+function importSchedule(
+  feedService: FeedService,
+  serviceId: string,
+  documents: readonly LocatedProgrammeInformation[],
+  context: ScheduleContext,
+): ScheduleInput {
+  const { notes, timeZone } = context;
+  const airings = uniqueAirings(documents, notes);
+  const coveredDays = new Set<PlainDate>();
+  for (const pi of documents) {
+    const day = pi.day ?? dayOfMostStarts(pi.document.programmes, timeZone);
+    if (day !== undefined) coveredDays.add(day);
+  }
+  if (airings.length === 0) {
+    notes.push({
+      origin: feedService.origin,
+      message: `service ${serviceId} has no programmes in the feed: its grid is empty`,
+    });
+  }
+  const eventLocatorBearer = feedService.bearers.find((b) => /^(dab|fm):/.test(b.id))?.id;
+  const { shows, showIds } = importShows(
+    airings,
+    {
+      serviceId,
+      cridAuthority: context.cridAuthority,
+      language: context.language,
+      eventLocatorBearer,
+    },
+    notes,
+  );
+  const schedule = inferSchedule(
+    airings.map((airing, i) => ({
+      start: airing.start,
+      end: airing.end,
+      showId: showIds[i] ?? "",
+      origin: airing.origin,
+    })),
+    coveredDays,
+    timeZone,
+    notes,
+  );
+  return { shows, ...schedule };
+}
+
+/**
+ * Each airing once, in order of start: neighbouring days' documents repeat the programmes near
+ * midnight. Two different programmes at one instant cannot both be on air: the first is kept.
+ */
+function uniqueAirings(
+  documents: readonly LocatedProgrammeInformation[],
+  notes: ImportNote[],
+): FeedProgramme[] {
+  const byStart = new Map<number, FeedProgramme>();
+  for (const pi of documents) {
+    for (const programme of pi.document.programmes) {
+      const seen = byStart.get(programme.start);
+      if (!seen) {
+        byStart.set(programme.start, programme);
+      } else if (seen.crid !== programme.crid || seen.end !== programme.end) {
+        notes.push({
+          origin: programme.origin,
+          message: `another programme (${seen.crid}, ${seen.origin}) starts at the same time: this one is not imported`,
+        });
+      }
+    }
+  }
+  return [...byStart.values()].sort((a, b) => a.start - b.start);
+}
+
+/** The local day most of a document's programmes start on: the day a PI document is for. */
+function dayOfMostStarts(
+  programmes: readonly FeedProgramme[],
+  zone: string,
+): PlainDate | undefined {
+  return mostCommon(
+    programmes.map((p) => localDateOf(zone, p.start)),
+    undefined,
+  );
+}
+
+function mostCommon<T extends string | undefined>(
+  values: readonly string[],
+  fallback: T,
+): string | T {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let best: string | T = fallback;
+  let bestCount = 0;
+  for (const [value, count] of counts) {
+    if (count > bestCount) {
+      best = value;
+      bestCount = count;
+    }
+  }
+  return best;
+}

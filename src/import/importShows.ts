@@ -1,0 +1,249 @@
+import type { Genre, Show } from "../load/inputSchema.js";
+import { imageMimeType } from "../load/mediaType.js";
+import { programmeCrid, showGroupCrid } from "../schedule/programmeCrid.js";
+import type { FeedGenre, FeedImage, FeedLink, FeedProgramme } from "./feedModel.js";
+import { importDescription, importNames } from "./feedTexts.js";
+import type { ImportNote } from "./importNote.js";
+
+/** What a service's shows are made from, and what the build will derive on its own. */
+export interface ShowContext {
+  serviceId: string;
+  cridAuthority: string;
+  /** The language of the service's texts. */
+  language: string;
+  /** The build's terrestrial_event_locator links start with this bearer id. */
+  eventLocatorBearer: string | undefined;
+}
+
+/** The shows of one service, and which show each airing is. */
+export interface ImportedShows {
+  shows: Record<string, Show>;
+  /** Parallel to the airings given. */
+  showIds: string[];
+}
+
+/**
+ * Groups a service's airings into shows: by `memberOf` (the programme group), else by name.
+ * Airings of one group whose texts, images or links differ become shows of their own in the
+ * same group (`<id>-2`, …), so every airing keeps exactly what it published; the most common
+ * version keeps the plain id.
+ */
+export function importShows(
+  airings: readonly FeedProgramme[],
+  context: ShowContext,
+  notes: ImportNote[],
+): ImportedShows {
+  const groups = new Map<string, { versions: Map<string, { show: Show; count: number }> }>();
+  const keys: { group: string; version: string }[] = [];
+  for (const airing of airings) {
+    const show = showOf(airing, context, notes);
+    const group = airing.memberOf[0] ?? `name:${show.name.long}`;
+    const version = JSON.stringify(show);
+    let entry = groups.get(group);
+    if (!entry) {
+      entry = { versions: new Map() };
+      groups.set(group, entry);
+    }
+    const seen = entry.versions.get(version);
+    if (seen) seen.count++;
+    else entry.versions.set(version, { show, count: 1 });
+    keys.push({ group, version });
+  }
+  notePerAiringFacts(airings, context, notes);
+
+  const shows: Record<string, Show> = {};
+  const idOf = new Map<string, string>();
+  for (const [group, { versions }] of groups) {
+    const ranked = [...versions.entries()].sort((a, b) => b[1].count - a[1].count);
+    const [, first] = ranked[0] ?? [];
+    if (!first) continue;
+    const base = uniqueId(baseIdOf(group, first.show, context), shows);
+    const derivedGroup = showGroupCrid(context.cridAuthority, context.serviceId, base);
+    const groupCrid = group.startsWith("name:") ? derivedGroup : group;
+    ranked.forEach(([version, { show }], index) => {
+      const id = index === 0 ? base : uniqueId(`${base}-${index + 1}`, shows);
+      const ownGroup = showGroupCrid(context.cridAuthority, context.serviceId, id);
+      shows[id] = groupCrid === ownGroup ? show : { ...show, group: groupCrid };
+      idOf.set(`${group}\n${version}`, id);
+    });
+  }
+  // In id order: the same shows are listed alike, whichever days the feed showed first.
+  const sorted = Object.fromEntries(Object.entries(shows).sort(([a], [b]) => a.localeCompare(b)));
+  return { shows: sorted, showIds: keys.map((k) => idOf.get(`${k.group}\n${k.version}`) ?? "") };
+}
+
+/** The show an airing publishes: everything of the programme but its times and CRID. */
+function showOf(airing: FeedProgramme, context: ShowContext, notes: ImportNote[]): Show {
+  const { origin } = airing;
+  let name = importNames(airing.names, context.language, origin, notes);
+  if (!name) {
+    name = { long: airing.crid };
+    notes.push({ origin, message: `programme ${airing.crid} has no name: its CRID is its name` });
+  }
+  const description = importDescription(airing.descriptions, context.language, origin, notes);
+  const images = airing.images.flatMap((image) => importImage(image, notes));
+  const genres = airing.genres.map((genre) => importGenre(genre, origin, notes));
+  const website = importLinks(airing, context, notes);
+  return {
+    name,
+    ...(description ? { description } : {}),
+    ...(images.length > 0 ? { images } : {}),
+    ...(website ? { website } : {}),
+    ...(genres.length > 0 ? { genres } : {}),
+  };
+}
+
+function importImage(image: FeedImage, notes: ImportNote[]): NonNullable<Show["images"]> {
+  if (image.width === undefined || image.height === undefined) {
+    notes.push({
+      origin: image.origin,
+      message: `image ${image.url} without width and height is not imported (a programme image needs its size)`,
+    });
+    return [];
+  }
+  const mimeValue = image.mimeValue ?? imageMimeType(image.url);
+  if (mimeValue === undefined) {
+    notes.push({
+      origin: image.origin,
+      message: `image ${image.url} names no media type and its URL has no image extension: not imported`,
+    });
+    return [];
+  }
+  return [
+    {
+      url: image.url,
+      size: `${image.width}x${image.height}`,
+      ...(mimeValue !== imageMimeType(image.url) ? { mimeValue } : {}),
+    },
+  ];
+}
+
+/** A genre needs a label in the data: one without gets its URN's last part, and a note. */
+export function importGenre(genre: FeedGenre, origin: string, notes: ImportNote[]): Genre {
+  let name = genre.name;
+  if (name === undefined) {
+    name = genre.href.split(":").pop() ?? genre.href;
+    notes.push({
+      origin,
+      message: `genre ${genre.href} has no label: labelled "${name}"; give it a name`,
+    });
+  }
+  const type = genre.type === "secondary" || genre.type === "other" ? genre.type : undefined;
+  return { href: genre.href, name, ...(type ? { type } : {}) };
+}
+
+/**
+ * A show has one website (published as a `Website` link, text/html). The build writes the
+ * terrestrial links itself, so those equal to what it writes are not data; any other link is
+ * noted.
+ */
+function importLinks(
+  airing: FeedProgramme,
+  context: ShowContext,
+  notes: ImportNote[],
+): string | undefined {
+  let website: string | undefined;
+  for (const link of airing.links) {
+    if (isDerivedLink(link, airing, context)) continue;
+    const web = /^https?:\/\//i.test(link.uri);
+    const plain =
+      (link.description === undefined || link.description === "Website") &&
+      (link.mimeValue === undefined || link.mimeValue === "text/html");
+    if (web && plain && website === undefined) {
+      website = link.uri;
+      if (link.description === undefined || link.mimeValue === undefined) {
+        notes.push({
+          origin: link.origin,
+          message:
+            'a link without description or mimeValue is imported as the show\'s website, published with description "Website" and mimeValue text/html',
+        });
+      }
+      continue;
+    }
+    notes.push({
+      origin: link.origin,
+      message: `link ${link.uri}${link.description ? ` ("${link.description}")` : ""} is not imported: a show has one website`,
+    });
+  }
+  return website;
+}
+
+function isDerivedLink(link: FeedLink, airing: FeedProgramme, context: ShowContext): boolean {
+  if (link.description === "terrestrial_programme_crid") return link.uri === airing.crid;
+  if (link.description !== "terrestrial_event_locator" || !context.eventLocatorBearer) {
+    return false;
+  }
+  const stamp = new Date(airing.start).toISOString().replace(/[-:]|\.\d+/g, "");
+  return link.uri === `${context.eventLocatorBearer};${stamp}`;
+}
+
+/** What every airing has that shows cannot carry: its own CRID, a shortId, keywords. */
+function notePerAiringFacts(
+  airings: readonly FeedProgramme[],
+  context: ShowContext,
+  notes: ImportNote[],
+) {
+  for (const airing of airings) {
+    const derived = programmeCrid(context.cridAuthority, context.serviceId, airing.start);
+    if (airing.crid !== derived) {
+      notes.push({
+        origin: airing.origin,
+        message: `programme CRIDs are not kept: the build derives each from service and start (crid://${context.cridAuthority}/${context.serviceId}/<yyyyMMddHHmm>)`,
+      });
+    }
+    if (airing.shortId !== undefined && airing.shortId !== 0) {
+      notes.push({ origin: airing.origin, message: "shortIds are not kept: the build writes 0" });
+    }
+    if (airing.memberOf.length === 0) {
+      notes.push({
+        origin: airing.origin,
+        message:
+          "programmes without memberOf are grouped by name, and the build gives them their show's group CRID",
+      });
+    }
+    if (airing.memberOf.length > 1) {
+      notes.push({
+        origin: airing.origin,
+        message: `memberOf ${airing.memberOf.slice(1).join(", ")} is not imported: a show belongs to one group`,
+      });
+    }
+    if (airing.keywords.length > 0) {
+      notes.push({ origin: airing.origin, message: "programme keywords are not imported" });
+    }
+  }
+}
+
+/**
+ * A show id from its group CRID when that is the build's own form
+ * (`crid://<authority>/<service>/<show id>`), else from its name.
+ */
+function baseIdOf(group: string, show: Show, context: ShowContext): string {
+  const prefix = `crid://${context.cridAuthority}/${context.serviceId}/`;
+  const own = group.startsWith(prefix) ? group.slice(prefix.length) : undefined;
+  if (own !== undefined && IDENTIFIER.test(own)) return own;
+  return slugOf(show.name.long);
+}
+
+const IDENTIFIER = /^[a-z][a-z0-9-]{0,63}$/;
+
+/** `Heart Breakfast with Jamie & Emma` → `heart-breakfast-with-jamie-emma`. */
+export function slugOf(text: string): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48)
+    .replace(/-+$/, "");
+  if (slug === "") return "show";
+  return /^[a-z]/.test(slug) ? slug : `show-${slug}`;
+}
+
+function uniqueId(id: string, taken: Record<string, unknown>): string {
+  if (!(id in taken)) return id;
+  for (let n = 2; ; n++) {
+    const candidate = `${id}-${n}`;
+    if (!(candidate in taken)) return candidate;
+  }
+}

@@ -1,0 +1,111 @@
+import type {
+  FeedDescriptions,
+  FeedGenre,
+  FeedImage,
+  FeedLink,
+  FeedNames,
+  LocalisedText,
+} from "./feedModel.js";
+import type { XmlElement, XmlPosition } from "./xmlTree.js";
+
+/** What the SI and PI readers share: names, media descriptions, genres, keywords, links. */
+
+export function originOf(position: XmlPosition): string {
+  return `${position.source}:${position.line}:${position.column}`;
+}
+
+/** The document's language: xml:lang on the root or its first child, as the XSD defaults it. */
+export const DEFAULT_LANGUAGE = "en";
+
+function localised(element: XmlElement): LocalisedText {
+  return { text: element.text(), language: element.language() ?? DEFAULT_LANGUAGE };
+}
+
+function texts(parent: XmlElement, name: string): LocalisedText[] {
+  return parent
+    .children(name)
+    .map(localised)
+    .filter((t) => t.text !== "");
+}
+
+export function readNames(parent: XmlElement): FeedNames {
+  return {
+    short: texts(parent, "shortName"),
+    medium: texts(parent, "mediumName"),
+    long: texts(parent, "longName"),
+  };
+}
+
+export function integerAttribute(element: XmlElement, name: string): number | undefined {
+  const value = element.attribute(name);
+  return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
+}
+
+/** Every mediaDescription: descriptions and multimedia, one or several per element. */
+export function readMediaDescriptions(parent: XmlElement): {
+  descriptions: FeedDescriptions;
+  images: FeedImage[];
+} {
+  const descriptions: FeedDescriptions = { short: [], long: [] };
+  const images: FeedImage[] = [];
+  for (const media of parent.children("mediaDescription")) {
+    descriptions.short.push(...texts(media, "shortDescription"));
+    descriptions.long.push(...texts(media, "longDescription"));
+    for (const multimedia of media.children("multimedia")) {
+      const url = multimedia.attribute("url");
+      if (url === undefined) {
+        multimedia.markRead();
+        continue;
+      }
+      images.push({
+        url: url.trim(),
+        type: multimedia.attribute("type"),
+        mimeValue: multimedia.attribute("mimeValue"),
+        width: integerAttribute(multimedia, "width"),
+        height: integerAttribute(multimedia, "height"),
+        origin: originOf(multimedia.position),
+      });
+    }
+  }
+  return { descriptions, images };
+}
+
+export function readGenres(parent: XmlElement): FeedGenre[] {
+  return parent.children("genre").flatMap((genre) => {
+    const href = genre.attribute("href");
+    if (href === undefined) return [];
+    const name = genre.text();
+    return [
+      { href: href.trim(), name: name === "" ? undefined : name, type: genre.attribute("type") },
+    ];
+  });
+}
+
+/** `keywords` hold comma-separated keywords; each element may be in its own language. */
+export function readKeywords(parent: XmlElement): LocalisedText[] {
+  return parent.children("keywords").flatMap((element) => {
+    const language = element.language() ?? DEFAULT_LANGUAGE;
+    return element
+      .text()
+      .split(",")
+      .map((keyword) => keyword.trim())
+      .filter((keyword) => keyword !== "")
+      .map((text) => ({ text, language }));
+  });
+}
+
+export function readLinks(parent: XmlElement): FeedLink[] {
+  return parent.children("link").flatMap((link) => {
+    const uri = link.attribute("uri");
+    if (uri === undefined) return [];
+    return [
+      {
+        uri: uri.trim(),
+        description: link.attribute("description"),
+        mimeValue: link.attribute("mimeValue"),
+        language: link.language() ?? DEFAULT_LANGUAGE,
+        origin: originOf(link.position),
+      },
+    ];
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * xs:dateTime and xs:duration as SPI documents write them. A time point needs a zone (`Z` or
+ * an offset) to be an instant; durations are days, hours, minutes and seconds (SPI never uses
+ * years or months, whose length depends on the calendar).
+ */
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** UTC ms, or undefined for text that is not a zoned xs:dateTime. */
+export function parseTimePoint(text: string): number | undefined {
+  const value = text.trim();
+  if (!DATE_TIME.test(value)) return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+const DURATION = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+
+/** Milliseconds, or undefined for text that is not a day-time xs:duration. */
+export function parseDuration(text: string): number | undefined {
+  const value = text.trim();
+  const parts = DURATION.exec(value);
+  if (!parts || value === "P" || value.endsWith("T")) return undefined;
+  const [, days = "0", hours = "0", minutes = "0", seconds = "0"] = parts;
+  return (
+    ((Number(days) * 24 + Number(hours)) * 60 + Number(minutes)) * 60_000 +
+    Math.round(Number(seconds) * 1000)
+  );
+}

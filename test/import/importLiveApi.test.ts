@@ -1,0 +1,96 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSite } from "../../src/buildSite.js";
+import { importToDataFolder } from "../../src/import/importToDataFolder.js";
+import { type PreviewServer, startPreviewServer } from "../../src/serve/previewServer.js";
+import { runInProcess } from "../cli/runInProcess.js";
+
+const EXAMPLE = new URL("../../data", import.meta.url).pathname;
+const NOW = Date.parse("2026-11-23T08:00:00Z");
+const KEY = "import-live-key-0000000001";
+const SCHEDULES = ["bern", "klassik", "lounge", "news", "pop"];
+
+let work: string;
+let server: PreviewServer;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "spi-import-live-"));
+  await buildSite({
+    dataDir: EXAMPLE,
+    outDir: join(work, "out"),
+    now: NOW,
+    keys: { keysList: KEY },
+  });
+  server = await startPreviewServer({
+    outDir: join(work, "out"),
+    port: 0,
+    host: "127.0.0.1",
+    now: NOW,
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A data file without its first comment lines, which name where it was imported from. */
+async function body(path: string): Promise<string> {
+  return (await readFile(path, "utf8")).replace(/^(#.*\n)+/, "");
+}
+
+describe("importing from a live SPI API (spi-static serve)", () => {
+  it("fetches the keyed SI and the window's PI, and writes what importing the files writes", async () => {
+    const live = await importToDataFolder({
+      from: { api: { baseUrl: server.origin, key: KEY, timeoutMs: 15_000 } },
+      dataDir: join(work, "live"),
+      timeZone: "Europe/Zurich",
+      now: NOW,
+      force: false,
+    });
+    await importToDataFolder({
+      from: { files: [join(work, "out")] },
+      dataDir: join(work, "files"),
+      timeZone: "Europe/Zurich",
+      now: NOW,
+      force: false,
+    });
+    expect(live.problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(live.notes).toEqual([]);
+    expect(live.services).toBe(5);
+    for (const path of [
+      "provider.yaml",
+      ...SCHEDULES.flatMap((id) => [`services/${id}.yaml`, `schedules/${id}.yaml`]),
+    ]) {
+      expect(await body(join(work, "live", path)), path).toBe(
+        await body(join(work, "files", path)),
+      );
+    }
+    // The keyed SI was fetched: the streams are there.
+    expect(await readFile(join(work, "live/services/news.yaml"), "utf8")).toContain("streams:");
+  });
+
+  it("stops with exit 3 when PI needs a key and none is given, writing nothing", async () => {
+    const run = await runInProcess(
+      ["import", server.origin, "--time-zone", "Europe/Zurich", "--data", "nokey"],
+      work,
+    );
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toMatch(/_PI\.xml: 401: PI needs a valid key/);
+    await expect(readFile(join(work, "nokey/provider.yaml"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("takes the key from a keys file and prints the result as JSON", async () => {
+    await writeFile(join(work, "keys.txt"), `# the API's key\n${KEY}\n`);
+    const run = await runInProcess(
+      [
+        ...["import", server.origin, "--time-zone", "Europe/Zurich", "--data", "keyed"],
+        ...["--keys-file", "keys.txt", "--now", "2026-11-23T08:00:00Z", "--json"],
+      ],
+      work,
+    );
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, services: 5, notes: [] });
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildSite } from "../../src/buildSite.js";
+import { type ImportResult, importToDataFolder } from "../../src/import/importToDataFolder.js";
+import { programmeFactsOf, siteProgrammes } from "./programmeFacts.js";
+
+const FIXTURES = new URL("../fixtures/import/", import.meta.url).pathname;
+const SI = join(FIXTURES, "SI.xml");
+const PI = join(FIXTURES, "PI_real.xml");
+const NOW = Date.parse("2016-09-29T12:00:00Z");
+
+/** The links the build writes of its own for a service with a DAB bearer: not the feed's. */
+const BUILD_OWN_LINK = /^(dab|fm):|^crid:/;
+
+describe("importing a real broadcaster's PI document (Heart, 2016) with an SI document", () => {
+  let work: string;
+  let result: ImportResult;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "spi-import-real-"));
+    result = await importToDataFolder({
+      from: { files: [SI, PI] },
+      dataDir: join(work, "data"),
+      timeZone: "Europe/London",
+      now: NOW,
+      force: false,
+    });
+  });
+
+  it("writes a data folder that validates", () => {
+    expect(result.problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(result).toMatchObject({ services: 1, programmes: 9 });
+  });
+
+  it("builds into the feed's programmes: times, names, descriptions, images and website links", async () => {
+    const out = join(work, "out");
+    await buildSite({
+      dataDir: join(work, "data"),
+      outDir: out,
+      now: NOW,
+      keys: { keysList: "import-test-key-0000000001" },
+    });
+    const feed = programmeFactsOf(await readFile(PI, "utf8"));
+    const built = (await siteProgrammes(out)).get("london") ?? [];
+    const withoutBuildLinks = built.map((p) => ({
+      ...p,
+      links: p.links.filter((uri) => !BUILD_OWN_LINK.test(uri)),
+    }));
+    expect(feed).toHaveLength(9);
+    expect(withoutBuildLinks).toEqual(feed);
+  });
+
+  it("lists what the data cannot say, with where it came from", () => {
+    const notes = result.notes.map(
+      (n) => `${n.origin.replace(FIXTURES, "")}: ${n.message} ×${n.count}`,
+    );
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        "SI.xml:58:4: element <geolocation> is not imported ×1",
+        'SI.xml:19:3: genre urn:tva:metadata:cs:ContentCS:2004:3.6.10 has no label: labelled "3.6.10"; give it a name ×1',
+        "PI_real.xml:5:3: programme CRIDs are not kept: the build derives each from service and start (crid://epg.musicradio.com/london/<yyyyMMddHHmm>) ×9",
+        "PI_real.xml:5:3: shortIds are not kept: the build writes 0 ×9",
+        'PI_real.xml:22:4: a link without description or mimeValue is imported as the show\'s website, published with description "Website" and mimeValue text/html ×9',
+      ]),
+    );
+  });
+
+  it("keeps each version of a show that changed between airings, in the show's group", async () => {
+    const schedule = await readFile(join(work, "data/schedules/london.yaml"), "utf8");
+    // Lucy Ellis on the 28th and the 29th has other images: two shows of group 650.
+    expect(schedule).toMatch(
+      /lucy-ellis:\n(.*\n)*? {4}group: crid:\/\/epg\.musicradio\.com\/programmes\/650\n/,
+    );
+    expect(schedule).toMatch(
+      /lucy-ellis-2:\n(.*\n)*? {4}group: crid:\/\/epg\.musicradio\.com\/programmes\/650\n/,
+    );
+    expect(schedule).toContain('{ start: "22:00", end: "01:00", show: lucy-ellis-2 }');
+  });
+});

@@ -1,0 +1,110 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { writeSyntheticDataset } from "../../bench/syntheticDataset.js";
+import { buildSite } from "../../src/buildSite.js";
+import { importToDataFolder } from "../../src/import/importToDataFolder.js";
+import { siteProgrammes } from "./programmeFacts.js";
+
+const EXAMPLE = new URL("../../data", import.meta.url).pathname;
+const NOW = Date.parse("2026-11-23T08:00:00Z");
+const KEY = "import-test-key-0000000001";
+
+/** Builds `dataDir`, imports the output, builds the import: both sites and the import's result. */
+async function roundTrip(dataDir: string) {
+  const work = await mkdtemp(join(tmpdir(), "spi-import-"));
+  const original = join(work, "out");
+  const imported = join(work, "data");
+  const rebuilt = join(work, "out-again");
+  await buildSite({ dataDir, outDir: original, now: NOW, keys: { keysList: KEY } });
+  const result = await importToDataFolder({
+    from: { files: [original] },
+    dataDir: imported,
+    timeZone: "Europe/Zurich",
+    now: NOW,
+    force: false,
+  });
+  await buildSite({ dataDir: imported, outDir: rebuilt, now: NOW, keys: { keysList: KEY } });
+  return { original, imported, rebuilt, result };
+}
+
+describe("importing spi-static's own build of the example broadcaster", () => {
+  let trip: Awaited<ReturnType<typeof roundTrip>>;
+  beforeAll(async () => {
+    trip = await roundTrip(EXAMPLE);
+  });
+
+  it("writes a valid data folder and has nothing to report", () => {
+    expect(trip.result.problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(trip.result.notes).toEqual([]);
+    expect(trip.result.services).toBe(5);
+  });
+
+  it("builds again into the same programmes: times, names, descriptions, images and links", async () => {
+    const before = await siteProgrammes(trip.original);
+    const after = await siteProgrammes(trip.rebuilt);
+    expect([...after.keys()].sort()).toEqual(["bern", "klassik", "lounge", "news", "pop"]);
+    for (const [service, programmes] of before) {
+      expect(programmes.length, service).toBeGreaterThan(100);
+      expect(after.get(service), service).toEqual(programmes);
+    }
+  });
+
+  it("builds again into the same SI documents, open and keyed", async () => {
+    for (const path of ["radiodns/spi/3.1/SI.xml", "_keyed/radiodns/spi/3.1/SI.xml"]) {
+      const [before, after] = await Promise.all(
+        [trip.original, trip.rebuilt].map((out) => readFile(join(out, path), "utf8")),
+      );
+      expect(after, path).toBe(before);
+    }
+  });
+
+  it("finds the weekly grid and lays the one-off programmes over it as specials", async () => {
+    const bern = parse(await readFile(join(trip.imported, "schedules/bern.yaml"), "utf8"));
+    expect(bern.grid.map((g: { days: unknown }) => g.days)).toEqual([
+      "mon-thu",
+      "fri",
+      "sat",
+      "sun",
+    ]);
+    expect(bern.dates).toEqual([
+      {
+        date: "2026-11-23",
+        specials: [{ start: "05:00", end: "11:00", show: "zibelemaerit" }],
+      },
+    ]);
+    const news = parse(await readFile(join(trip.imported, "schedules/news.yaml"), "utf8"));
+    expect(news.grid.map((g: { days: unknown }) => g.days)).toEqual(["mon-fri", "sat-sun"]);
+    expect(news.dates).toEqual([
+      {
+        date: "2026-11-29",
+        specials: [{ start: "17:00", end: "23:30", show: "election-night" }],
+      },
+    ]);
+  });
+});
+
+describe("importing spi-static's build of the synthetic benchmark broadcaster", () => {
+  it("builds again into the same programmes for every service", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "spi-import-bench-"));
+    await writeSyntheticDataset(dataDir, 3);
+    const trip = await roundTrip(dataDir);
+    expect(trip.result.problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(trip.result.notes).toEqual([]);
+    const before = await siteProgrammes(trip.original);
+    const after = await siteProgrammes(trip.rebuilt);
+    expect(before.size).toBe(3);
+    for (const [service, programmes] of before) {
+      expect(programmes.length, service).toBeGreaterThan(700);
+      expect(after.get(service), service).toEqual(programmes);
+    }
+    const schedule = parse(await readFile(join(trip.imported, "schedules/s0000.yaml"), "utf8"));
+    expect(schedule.grid.map((g: { days: unknown }) => g.days)).toEqual(["mon-fri", "sat-sun"]);
+    expect(schedule.grid[0].slots).toHaveLength(48);
+    expect(schedule.dates).toEqual([
+      { date: "2026-11-25", specials: [{ start: "19:15", end: "21:45", show: "group-15" }] },
+    ]);
+  });
+});
