@@ -37,6 +37,8 @@ export interface FeedGenre {
   href: string;
   name: string | undefined;
   type: string | undefined;
+  /** The label's language. */
+  language: string;
 }
 
 export interface FeedLink {

@@ -1,6 +1,8 @@
-import type { Description, Names } from "../load/inputSchema.js";
+import type { Description, Link, Names, Translation } from "../load/inputSchema.js";
+import { sameLanguage } from "../load/languageTag.js";
+import { linkUriProblem } from "../load/linkUri.js";
 import { DESCRIPTION_LENGTHS, NAME_LENGTHS } from "../load/spiFormat.js";
-import type { FeedDescriptions, FeedNames, LocalisedText } from "./feedModel.js";
+import type { FeedDescriptions, FeedLink, FeedNames, LocalisedText } from "./feedModel.js";
 import type { ImportNote } from "./importNote.js";
 
 /**
@@ -130,4 +132,115 @@ export function importKeywords(
     });
   }
   return [...new Set(keywords.filter((k) => k.language === chosen).map((k) => k.text))];
+}
+
+/** What a provider, service or show publishes as text. */
+export interface FeedTexts {
+  names: FeedNames;
+  descriptions: FeedDescriptions;
+  keywords: LocalisedText[];
+  links: FeedLink[];
+}
+
+/** The owner's texts in its own language, and the same texts in every other language. */
+export interface ImportedTexts {
+  name: Names | undefined;
+  description: Description | undefined;
+  keywords: string[];
+  /** In the owner's language: the caller decides which is a show's website. */
+  links: FeedLink[];
+  translations: Record<string, Translation>;
+}
+
+/**
+ * Splits an owner's texts by language: those in `ownLanguage` are its own fields, every other
+ * language (in the order the document first uses it) becomes a translation.
+ */
+export function importTexts(
+  texts: FeedTexts,
+  ownLanguage: string,
+  origin: string,
+  notes: ImportNote[],
+): ImportedTexts {
+  const inLanguage = <T extends { language: string }>(list: readonly T[], language: string) =>
+    list.filter((t) => sameLanguage(t.language, language));
+  const only = (language: string): FeedTexts => ({
+    names: {
+      short: inLanguage(texts.names.short, language),
+      medium: inLanguage(texts.names.medium, language),
+      long: inLanguage(texts.names.long, language),
+    },
+    descriptions: {
+      short: inLanguage(texts.descriptions.short, language),
+      long: inLanguage(texts.descriptions.long, language),
+    },
+    keywords: inLanguage(texts.keywords, language),
+    links: inLanguage(texts.links, language),
+  });
+  const own = only(ownLanguage);
+  const languages: string[] = [];
+  for (const { language } of [
+    ...texts.names.short,
+    ...texts.names.medium,
+    ...texts.names.long,
+    ...texts.descriptions.short,
+    ...texts.descriptions.long,
+    ...texts.keywords,
+    ...texts.links,
+  ]) {
+    if (!sameLanguage(language, ownLanguage) && !languages.some((l) => sameLanguage(l, language))) {
+      languages.push(language);
+    }
+  }
+  const translations: Record<string, Translation> = {};
+  for (const language of languages) {
+    const other = only(language);
+    const short = pickText(other.names.short, language, "shortName", origin, notes);
+    const medium = pickText(other.names.medium, language, "mediumName", origin, notes);
+    const long = pickText(other.names.long, language, "longName", origin, notes);
+    const name = {
+      ...(short
+        ? { short: withinLimit(short, NAME_LENGTHS.short, "shortName", origin, notes) }
+        : {}),
+      ...(medium
+        ? { medium: withinLimit(medium, NAME_LENGTHS.medium, "mediumName", origin, notes) }
+        : {}),
+      ...(long ? { long: withinLimit(long, NAME_LENGTHS.long, "longName", origin, notes) } : {}),
+    };
+    const description = importDescription(other.descriptions, language, origin, notes);
+    const keywords = importKeywords(other.keywords, language, origin, notes);
+    const links = importLinks(other.links, notes);
+    translations[language] = {
+      ...(Object.keys(name).length > 0 ? { name } : {}),
+      ...(description ? { description } : {}),
+      ...(keywords.length > 0 ? { keywords } : {}),
+      ...(links.length > 0 ? { links } : {}),
+    };
+  }
+  const hasName = own.names.short.length + own.names.medium.length + own.names.long.length > 0;
+  return {
+    name: hasName ? importNames(own.names, ownLanguage, origin, notes) : undefined,
+    description: importDescription(own.descriptions, ownLanguage, origin, notes),
+    keywords: importKeywords(own.keywords, ownLanguage, origin, notes),
+    links: own.links,
+    translations,
+  };
+}
+
+/** Links as the data holds them; one whose URI the data refuses is noted. */
+export function importLinks(links: readonly FeedLink[], notes: ImportNote[]): Link[] {
+  return links.flatMap((link): Link[] => {
+    const problem = linkUriProblem(link.uri);
+    if (problem !== undefined) {
+      notes.push({ origin: link.origin, message: `link not imported: ${problem}` });
+      return [];
+    }
+    return [
+      {
+        uri: link.uri,
+        ...(link.description !== undefined ? { description: link.description } : {}),
+        ...(link.mimeValue !== undefined ? { mimeValue: link.mimeValue } : {}),
+      },
+    ];
+  });
 }

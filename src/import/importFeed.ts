@@ -69,12 +69,17 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
   const documentsOf = assignToServices(feed, ids, notes);
   const services = si.services.map((feedService, index) => {
     const id = ids[index] ?? "";
-    const service = importService(feedService, id, si.language, notes);
     const documents = documentsOf.get(index) ?? [];
+    // The service's own language is its PI documents': the SI lists it in the provider's first.
+    const language = mostCommon(
+      documents.map((pi) => pi.document.language),
+      feedService.language,
+    );
+    const service = importService(feedService, id, language, si.language, notes);
     const schedule = importSchedule(feedService, id, documents, {
       cridAuthority,
       timeZone: options.timeZone,
-      language: feedService.language,
+      language,
       notes,
     });
     return { service, schedule };

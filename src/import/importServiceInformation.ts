@@ -1,9 +1,8 @@
-import type { Link, LogoInput, ProviderInput, ServiceInput } from "../load/inputSchema.js";
-import { linkUriProblem } from "../load/linkUri.js";
+import type { LogoInput, ProviderInput, ServiceInput } from "../load/inputSchema.js";
 import { imageMimeType } from "../load/mediaType.js";
 import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../load/spiFormat.js";
-import type { FeedDescribed, FeedImage, FeedLink, FeedService } from "./feedModel.js";
-import { importDescription, importKeywords, importNames, withinLimit } from "./feedTexts.js";
+import type { FeedDescribed, FeedImage, FeedService } from "./feedModel.js";
+import { importLinks, importTexts, withinLimit } from "./feedTexts.js";
 import type { ImportNote } from "./importNote.js";
 import { importGenre } from "./importShows.js";
 
@@ -25,9 +24,8 @@ export function importProvider(
   origin: string,
   notes: ImportNote[],
 ): ProviderInput {
-  const names = provider
-    ? importNames(provider.names, language, provider.origin, notes)
-    : undefined;
+  const texts = provider ? importTexts(provider, language, provider.origin, notes) : undefined;
+  const names = texts?.name;
   const fallback = settings.originator ?? settings.radiodnsHost;
   if (!names) {
     notes.push({
@@ -38,14 +36,11 @@ export function importProvider(
   const long = names?.long ?? fallback;
   const short =
     names?.short ?? shortNameFrom(names?.medium ?? long, provider?.origin ?? origin, notes);
-  const description = provider
-    ? importDescription(provider.descriptions, language, provider.origin, notes)
-    : undefined;
+  const description = texts?.description;
   const logos = provider ? importLogos(provider.images, notes) : [];
-  const links = provider ? importLinks(provider.links, notes) : [];
-  const keywords = provider
-    ? importKeywords(provider.keywords, language, provider.origin, notes)
-    : [];
+  const links = importLinks(texts?.links ?? [], notes);
+  const keywords = texts?.keywords ?? [];
+  const translations = texts?.translations ?? {};
   return {
     name: { short, ...(names?.medium ? { medium: names.medium } : {}), long },
     ...(description ? { description } : {}),
@@ -59,6 +54,7 @@ export function importProvider(
     ...(logos.length > 0 ? { logos } : {}),
     ...(links.length > 0 ? { links } : {}),
     ...(keywords.length > 0 ? { keywords } : {}),
+    ...(Object.keys(translations).length > 0 ? { translations } : {}),
   };
 }
 
@@ -66,23 +62,24 @@ export function importProvider(
 export function importService(
   service: FeedService,
   id: string,
+  language: string,
   providerLanguage: string,
   notes: ImportNote[],
 ): ServiceInput {
-  const { origin, language } = service;
-  const names = importNames(service.names, language, origin, notes) ?? { long: id };
+  const { origin } = service;
+  const texts = importTexts(service, language, origin, notes);
+  const names = texts.name ?? { long: id };
   const short = names.short ?? shortNameFrom(names.medium ?? names.long, origin, notes);
-  const description = importDescription(service.descriptions, language, origin, notes);
+  const { description, keywords, translations } = texts;
   const logos = importLogos(service.images, notes);
-  const genres = service.genres.map((genre) => importGenre(genre, origin, notes));
+  const genres = service.genres.map((genre) => importGenre(genre, language, origin, notes));
   if (genres.length === 0) {
     notes.push({
       origin,
       message: `service ${id} has no genre, and a service needs one: add one to services/${id}.yaml`,
     });
   }
-  const keywords = importKeywords(service.keywords, language, origin, notes);
-  const links = importLinks(service.links, notes);
+  const links = importLinks(texts.links, notes);
   const dab: NonNullable<NonNullable<ServiceInput["bearers"]>["dab"]> = [];
   const fm: NonNullable<NonNullable<ServiceInput["bearers"]>["fm"]> = [];
   const streams: NonNullable<ServiceInput["streams"]> = [];
@@ -137,6 +134,7 @@ export function importService(
       ? { bearers: { ...(dab.length ? { dab } : {}), ...(fm.length ? { fm } : {}) } }
       : {}),
     ...(streams.length > 0 ? { streams } : {}),
+    ...(Object.keys(translations).length > 0 ? { translations } : {}),
   };
 }
 
@@ -214,23 +212,6 @@ function importLogos(images: readonly FeedImage[], notes: ImportNote[]): LogoInp
         size,
         ...(fixed && size !== fixed ? { type: "logo_unrestricted" as const } : {}),
         ...(mimeValue !== undefined && mimeValue !== byExtension ? { mimeValue } : {}),
-      },
-    ];
-  });
-}
-
-function importLinks(links: readonly FeedLink[], notes: ImportNote[]): Link[] {
-  return links.flatMap((link): Link[] => {
-    const problem = linkUriProblem(link.uri);
-    if (problem !== undefined) {
-      notes.push({ origin: link.origin, message: `link not imported: ${problem}` });
-      return [];
-    }
-    return [
-      {
-        uri: link.uri,
-        ...(link.description !== undefined ? { description: link.description } : {}),
-        ...(link.mimeValue !== undefined ? { mimeValue: link.mimeValue } : {}),
       },
     ];
   });

@@ -1,8 +1,10 @@
-import type { Genre, Show } from "../load/inputSchema.js";
+import type { Genre, Link, Show } from "../load/inputSchema.js";
+import { sameLanguage } from "../load/languageTag.js";
 import { imageMimeType } from "../load/mediaType.js";
+import { websiteLabel } from "../render/websiteLabel.js";
 import { programmeCrid, showGroupCrid } from "../schedule/programmeCrid.js";
 import type { FeedGenre, FeedImage, FeedLink, FeedProgramme } from "./feedModel.js";
-import { importDescription, importNames } from "./feedTexts.js";
+import { importLinks, importTexts } from "./feedTexts.js";
 import type { ImportNote } from "./importNote.js";
 
 /** What a service's shows are made from, and what the build will derive on its own. */
@@ -75,21 +77,25 @@ export function importShows(
 /** The show an airing publishes: everything of the programme but its times and CRID. */
 function showOf(airing: FeedProgramme, context: ShowContext, notes: ImportNote[]): Show {
   const { origin } = airing;
-  let name = importNames(airing.names, context.language, origin, notes);
+  const texts = importTexts(airing, context.language, origin, notes);
+  let name = texts.name;
   if (!name) {
     name = { long: airing.crid };
     notes.push({ origin, message: `programme ${airing.crid} has no name: its CRID is its name` });
   }
-  const description = importDescription(airing.descriptions, context.language, origin, notes);
   const images = airing.images.flatMap((image) => importImage(image, notes));
-  const genres = airing.genres.map((genre) => importGenre(genre, origin, notes));
-  const website = importLinks(airing, context, notes);
+  const genres = airing.genres.map((genre) => importGenre(genre, context.language, origin, notes));
+  const { website, links } = splitLinks(texts.links, airing, context, notes);
+  const { description, keywords, translations } = texts;
   return {
     name,
     ...(description ? { description } : {}),
     ...(images.length > 0 ? { images } : {}),
     ...(website ? { website } : {}),
     ...(genres.length > 0 ? { genres } : {}),
+    ...(keywords.length > 0 ? { keywords } : {}),
+    ...(links.length > 0 ? { links } : {}),
+    ...(Object.keys(translations).length > 0 ? { translations } : {}),
   };
 }
 
@@ -118,8 +124,22 @@ function importImage(image: FeedImage, notes: ImportNote[]): NonNullable<Show["i
   ];
 }
 
-/** A genre needs a label in the data: one without gets its URN's last part, and a note. */
-export function importGenre(genre: FeedGenre, origin: string, notes: ImportNote[]): Genre {
+/**
+ * A genre needs a label in the data: one without gets its URN's last part, and a note. Its
+ * label is published in the owner's language: one in another language is noted.
+ */
+export function importGenre(
+  genre: FeedGenre,
+  language: string,
+  origin: string,
+  notes: ImportNote[],
+): Genre {
+  if (genre.name !== undefined && !sameLanguage(genre.language, language)) {
+    notes.push({
+      origin,
+      message: `genre label "${genre.name}" is in ${genre.language}: it is published in ${language}, the owner's language`,
+    });
+  }
   let name = genre.name;
   if (name === undefined) {
     name = genre.href.split(":").pop() ?? genre.href;
@@ -133,39 +153,30 @@ export function importGenre(genre: FeedGenre, origin: string, notes: ImportNote[
 }
 
 /**
- * A show has one website (published as a `Website` link, text/html). The build writes the
- * terrestrial links itself, so those equal to what it writes are not data; any other link is
- * noted.
+ * The show's website is the link the build would write for it: http(s), text/html, described
+ * with the word for "Website" in the service's language (undescribed where spi-static knows no
+ * word). The build writes the terrestrial links itself, so those equal to what it writes are
+ * not data; every other link is one of the show's links.
  */
-function importLinks(
+function splitLinks(
+  links: readonly FeedLink[],
   airing: FeedProgramme,
   context: ShowContext,
   notes: ImportNote[],
-): string | undefined {
+): { website: string | undefined; links: Link[] } {
+  const label = websiteLabel(context.language);
   let website: string | undefined;
-  for (const link of airing.links) {
+  const rest: FeedLink[] = [];
+  for (const link of links) {
     if (isDerivedLink(link, airing, context)) continue;
-    const web = /^https?:\/\//i.test(link.uri);
-    const plain =
-      (link.description === undefined || link.description === "Website") &&
-      (link.mimeValue === undefined || link.mimeValue === "text/html");
-    if (web && plain && website === undefined) {
-      website = link.uri;
-      if (link.description === undefined || link.mimeValue === undefined) {
-        notes.push({
-          origin: link.origin,
-          message:
-            'a link without description or mimeValue is imported as the show\'s website, published with description "Website" and mimeValue text/html',
-        });
-      }
-      continue;
-    }
-    notes.push({
-      origin: link.origin,
-      message: `link ${link.uri}${link.description ? ` ("${link.description}")` : ""} is not imported: a show has one website`,
-    });
+    const isWebsite =
+      /^https?:\/\//i.test(link.uri) &&
+      link.mimeValue === "text/html" &&
+      link.description === label;
+    if (isWebsite && website === undefined) website = link.uri;
+    else rest.push(link);
   }
-  return website;
+  return { website, links: importLinks(rest, notes) };
 }
 
 function isDerivedLink(link: FeedLink, airing: FeedProgramme, context: ShowContext): boolean {
@@ -177,7 +188,7 @@ function isDerivedLink(link: FeedLink, airing: FeedProgramme, context: ShowConte
   return link.uri === `${context.eventLocatorBearer};${stamp}`;
 }
 
-/** What every airing has that shows cannot carry: its own CRID, a shortId, keywords. */
+/** What every airing has that shows cannot carry: its own CRID, a shortId, a second group. */
 function notePerAiringFacts(
   airings: readonly FeedProgramme[],
   context: ShowContext,
@@ -206,9 +217,6 @@ function notePerAiringFacts(
         origin: airing.origin,
         message: `memberOf ${airing.memberOf.slice(1).join(", ")} is not imported: a show belongs to one group`,
       });
-    }
-    if (airing.keywords.length > 0) {
-      notes.push({ origin: airing.origin, message: "programme keywords are not imported" });
     }
   }
 }

@@ -76,7 +76,12 @@ export function readGenres(parent: XmlElement): FeedGenre[] {
     if (href === undefined) return [];
     const name = genre.text();
     return [
-      { href: href.trim(), name: name === "" ? undefined : name, type: genre.attribute("type") },
+      {
+        href: href.trim(),
+        name: name === "" ? undefined : name,
+        type: genre.attribute("type"),
+        language: genre.language() ?? DEFAULT_LANGUAGE,
+      },
     ];
   });
 }

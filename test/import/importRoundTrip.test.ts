@@ -61,6 +61,18 @@ describe("importing spi-static's own build of the example broadcaster", () => {
     }
   });
 
+  it("gives a service the language of its PI documents, and its other languages as translations", async () => {
+    const klassik = parse(await readFile(join(trip.imported, "services/klassik.yaml"), "utf8"));
+    expect(klassik.language).toBe("de");
+    expect(klassik.name.long).toBe("Aare Klassik – Musik, die bleibt");
+    expect(Object.keys(klassik.translations)).toEqual(["en", "fr"]);
+    expect(klassik.translations.en.name).toEqual({
+      short: "Classics",
+      medium: "Aare Classics",
+      long: "Aare Classics – Music that stays",
+    });
+  });
+
   it("finds the weekly grid and lays the one-off programmes over it as specials", async () => {
     const bern = parse(await readFile(join(trip.imported, "schedules/bern.yaml"), "utf8"));
     expect(bern.grid.map((g: { days: unknown }) => g.days)).toEqual([
