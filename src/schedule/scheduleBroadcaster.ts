@@ -70,8 +70,8 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
       () =>
         `${service.id}: ${programmes.length} programmes laid out for ${from} to ${to}, ` +
         `${datesBeyond} dated entries beyond them checked for overlaps; episodes: ` +
-        `${laidOut.episodes.within} matched within, ${laidOut.episodes.later} later checked ` +
-        `(problems there are warnings), ${laidOut.episodes.earlier} earlier left alone`,
+        `${laidOut.episodes.within} dated within them, ${laidOut.episodes.later} later ` +
+        `(checked, problems are warnings), ${laidOut.episodes.earlier} earlier (left alone)`,
     );
     const given = programmes.filter((programme) => !programme.derivedCrid);
     const own = [

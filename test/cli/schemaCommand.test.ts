@@ -46,11 +46,20 @@ describe("spi-static schema", () => {
       "data/provider.yaml",
       ...(await readdir("data/services")).map((name) => `data/services/${name}`),
       ...(await readdir("data/schedules")).map((name) => `data/schedules/${name}`),
+      ...(await readdir("data/episodes", { recursive: true }))
+        .filter((name) => name.endsWith(".yaml"))
+        .map((name) => `data/episodes/${name}`),
     ];
     for (const file of files) {
       const first = (await readFile(file, "utf8")).split("\n")[0] ?? "";
       const target = /^# yaml-language-server: \$schema=(.+)$/.exec(first)?.[1];
-      const kind = file === "data/provider.yaml" ? "provider" : file.split("/")[1]?.slice(0, -1);
+      const folder = file.split("/")[1];
+      const kind =
+        file === "data/provider.yaml"
+          ? "provider"
+          : folder === "episodes"
+            ? folder
+            : folder?.slice(0, -1);
       expect(target && resolve(dirname(file), target), file).toBe(
         resolve(`schema/${kind}.schema.json`),
       );

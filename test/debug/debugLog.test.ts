@@ -47,12 +47,17 @@ describe("SPI_STATIC_DEBUG", () => {
   it("says what the render stage kept for the build and what each service's layout held", async () => {
     await writeFile(join(dataDir, "services/news.yaml"), "\n# another edit\n", { flag: "a" });
     const stderr = await build("render,schedule");
-    const [, rendered = 0, reused = 0] =
-      /debug render: (\d+) programme elements rendered, (\d+) airings filled in/
+    const [, rendered = 0, forEpisodes = 0, reused = 0] =
+      /debug render: (\d+) programme elements rendered \((\d+) of them for episodes\), (\d+) airings filled in/
         .exec(stderr)
         ?.map(Number) ?? [];
     expect(rendered).toBeGreaterThan(0);
+    // The example's episode files (data/episodes/news/) give five airings their own element.
+    expect(forEpisodes).toBe(5);
     expect(reused).toBeGreaterThan(rendered);
+    expect(stderr).toMatch(
+      /debug schedule: news: .*episodes: 5 dated within them, 0 later \(checked, problems are warnings\), 0 earlier/,
+    );
     expect(stderr).toMatch(
       /debug schedule: news: \d+ programmes laid out for 2026-11-14 to 2026-12-02/,
     );
