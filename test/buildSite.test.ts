@@ -12,6 +12,8 @@ const run = promisify(execFile);
 const dataDir = new URL("../data", import.meta.url).pathname;
 const cli = new URL("../dist/cli/main.js", import.meta.url).pathname;
 const NOW = "2026-11-23T08:00:00Z";
+const OPEN_SI = "radiodns/spi/3.1/SI.xml";
+const KEYED_SI = "_keyed/radiodns/spi/3.1/SI.xml";
 
 async function buildInto(now: string): Promise<Map<string, string>> {
   const outDir = await mkdtemp(join(tmpdir(), "spi-build-"));
@@ -171,5 +173,45 @@ describe("a build whose inputs have not changed", () => {
     const si = join(outDir, "radiodns/spi/3.1/SI.xml");
     await writeFile(si, "<damaged/>");
     expect(await build("2026-11-23T23:43:00Z")).toMatchObject({ upToDate: false, written: 1 });
+  });
+
+  it("gives a document a new version when its content changes and keeps it when it does not", async () => {
+    const { data, outDir, build } = await setUp();
+    const versions = async () => {
+      const byPath = new Map<string, string>();
+      for (const path of await listFiles(outDir)) {
+        if (!path.endsWith(".xml")) continue;
+        const text = await readFile(join(outDir, path), "utf8");
+        const [, version] = / creationTime="[^"]*" version="(\d+)"/.exec(text) ?? [];
+        byPath.set(path, version ?? "none");
+      }
+      return byPath;
+    };
+    const edit = async (file: string, from: string, to: string) => {
+      const path = join(data, file);
+      const text = await readFile(path, "utf8");
+      expect(text).toContain(from);
+      await writeFile(path, text.replaceAll(from, to));
+    };
+    await build("2026-11-23T08:00:00Z");
+    const first = await versions();
+    expect(new Set(first.values())).toEqual(new Set(["1"]));
+
+    await edit("schedules/news.yaml", "The Midday Report", "The Midday Report Extra");
+    const afterShowEdit = await build("2026-11-23T08:10:00Z");
+    const second = await versions();
+    const changed = [...second].filter(([, version]) => version === "2").map(([path]) => path);
+    expect(changed.length).toBe(afterShowEdit.written);
+    expect(changed.length).toBeGreaterThan(10);
+    for (const path of changed) expect(path).toMatch(/\/news\/\d{8}_PI\.xml$/);
+    expect([second.get(OPEN_SI), second.get(KEYED_SI)]).toEqual(["1", "1"]);
+
+    await edit("services/news.yaml", "Switzerland and the World", "Switzerland and Europe");
+    await build("2026-11-23T08:20:00Z");
+    const third = await versions();
+    expect([third.get(OPEN_SI), third.get(KEYED_SI)]).toEqual(["2", "2"]);
+    expect([...third].filter(([path]) => !path.endsWith("SI.xml"))).toEqual(
+      [...second].filter(([path]) => !path.endsWith("SI.xml")),
+    );
   });
 });

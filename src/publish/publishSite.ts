@@ -10,12 +10,19 @@ import {
   recordBuildStamp,
   type UpToDateSite,
 } from "./buildStamp.js";
+import { DocumentVersions } from "./documentVersions.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
 import { PublishError } from "./publishError.js";
 import { removeFiles } from "./removeFiles.js";
-import { sameDocument } from "./sameDocument.js";
 import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";
-import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH, STAMP_PATH } from "./stateFolder.js";
+import {
+  JOURNAL_PATH,
+  LOCK_PATH,
+  MANIFEST_PATH,
+  STAMP_PATH,
+  VERSIONS_JOURNAL_PATH,
+  VERSIONS_PATH,
+} from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 export interface PublishProgress {
@@ -45,8 +52,9 @@ export interface PublishOptions {
 const BATCH_SIZE = 64;
 
 /**
- * The publish stage. Under a one-build-at-a-time lock: writes every document that differs from
- * the published one (apart from creationTime), each atomically; then deletes the files earlier
+ * The publish stage. Under a one-build-at-a-time lock: gives each SI and PI document its version
+ * (documentVersions.ts), writes every document that differs from the published one (apart from
+ * creationTime and version), each atomically; then deletes the files earlier
  * builds owned that this one no longer produces; then records what it owns. At every moment each
  * file under out/ is a complete document, and a failure leaves every file complete.
  */
@@ -61,6 +69,9 @@ export async function publishSite(
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     refuseUnsafeEntries(outDir, contents);
     const owned = attempt(join(outDir, MANIFEST_PATH), "read", () => readOwnedPaths(outDir));
+    const versions = attempt(join(outDir, VERSIONS_PATH), "read", () =>
+      DocumentVersions.read(outDir),
+    );
     attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0 };
     const published = new Set<string>();
@@ -72,12 +83,12 @@ export async function publishSite(
       published.add(document.path);
       batch.push(document);
       if (batch.length === BATCH_SIZE) {
-        publishBatch(outDir, batch, owned, progress);
+        publishBatch(outDir, batch, owned, versions, progress);
         onProgress?.(progress);
         batch = [];
       }
     }
-    publishBatch(outDir, batch, owned, progress);
+    publishBatch(outDir, batch, owned, versions, progress);
     onProgress?.(progress);
 
     for (const path of keep) if (owned.has(path)) published.add(path);
@@ -88,6 +99,7 @@ export async function publishSite(
     removeFiles(outDir, contents.leftovers);
     // Listed before publishing: the owned files it held that this build dropped are gone now.
     const foreign = contents.files.filter((path) => !published.has(path) && !owned.has(path));
+    attempt(join(outDir, VERSIONS_PATH), "write", () => versions.commit(published));
     attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
     if (stamp) {
       attempt(join(outDir, STAMP_PATH), "write", () => recordBuildStamp(outDir, stamp, published));
@@ -148,16 +160,21 @@ async function lockOutputFolder(outDir: string, lock: BuildLockOptions | undefin
   });
 }
 
-/** Compares a batch with what is published and writes the documents that changed. */
+/**
+ * Compares a batch with what is published and writes the documents that changed. The journals
+ * come first: the paths it creates and the versions it publishes are on disk before any file is.
+ */
 function publishBatch(
   outDir: string,
   batch: SiteDocument[],
   owned: Set<string>,
+  versions: DocumentVersions,
   progress: PublishProgress,
 ): void {
-  const changed = batch.filter((document) => {
+  const changed = batch.flatMap((document) => {
     const current = readPublished(join(outDir, document.path));
-    return current === undefined || !sameDocument(document.path, current, document.content);
+    const settled = versions.settle(document.path, document.content, current);
+    return settled.changed ? [{ path: document.path, content: settled.content }] : [];
   });
   progress.rendered += batch.length;
   progress.unchanged += batch.length - changed.length;
@@ -165,6 +182,9 @@ function publishBatch(
   const created = changed.map((d) => d.path).filter((path) => !owned.has(path));
   attempt(join(outDir, JOURNAL_PATH), "write", () => journalPaths(outDir, created));
   for (const path of created) owned.add(path);
+  attempt(join(outDir, VERSIONS_JOURNAL_PATH), "write", () =>
+    versions.journal(changed.map((d) => d.path)),
+  );
 
   for (const document of changed) {
     const target = join(outDir, document.path);

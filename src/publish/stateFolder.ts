@@ -1,5 +1,5 @@
 /**
- * The build's own bookkeeping (manifest, journal, lock, stamp) in the output folder. Not part of
+ * The build's own bookkeeping (manifest, journal, lock, stamp, document versions) in the output folder. Not part of
  * the API: the edge rules answer 404 for it like for any other unknown path, and it holds
  * nothing secret.
  */
@@ -8,3 +8,5 @@ export const MANIFEST_PATH = `${STATE_DIR}/manifest.json`;
 export const JOURNAL_PATH = `${STATE_DIR}/journal`;
 export const LOCK_PATH = `${STATE_DIR}/build.lock`;
 export const STAMP_PATH = `${STATE_DIR}/stamp.json`;
+export const VERSIONS_PATH = `${STATE_DIR}/versions.json`;
+export const VERSIONS_JOURNAL_PATH = `${STATE_DIR}/versions.journal`;

@@ -6,7 +6,12 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { acquireBuildLock, BuildLockBusyError } from "../../src/publish/buildLock.js";
 import { PublishError } from "../../src/publish/publishError.js";
 import { publishSite } from "../../src/publish/publishSite.js";
-import { JOURNAL_PATH, LOCK_PATH, MANIFEST_PATH } from "../../src/publish/stateFolder.js";
+import {
+  JOURNAL_PATH,
+  LOCK_PATH,
+  MANIFEST_PATH,
+  VERSIONS_PATH,
+} from "../../src/publish/stateFolder.js";
 import type { SiteDocument } from "../../src/site/siteContract.js";
 
 const SI = "radiodns/spi/3.1/SI.xml";
@@ -36,6 +41,13 @@ function si(creationTime = "2026-11-23T04:00:00Z", services = "news pop"): SiteD
   };
 }
 
+/** What publish writes for a rendered document: its version right after its creationTime. */
+function publishedAs({ content }: SiteDocument, version: number): Buffer {
+  return Buffer.from(
+    content.toString().replace(/( creationTime="[^"]*")/, `$1 version="${version}"`),
+  );
+}
+
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
@@ -61,7 +73,7 @@ describe("publishSite", () => {
       si(),
     ]);
     expect(summary).toEqual({ rendered: 3, written: 3, unchanged: 0, removed: 0, foreign: [] });
-    expect(await readFile(join(outDir, SI))).toEqual(si().content);
+    expect(await readFile(join(outDir, SI))).toEqual(publishedAs(si(), 1));
     expect(await manifestOf(outDir)).toEqual([
       SI,
       piPath("news", "20261123"),
@@ -69,6 +81,7 @@ describe("publishSite", () => {
     ]);
     expect(await listFiles(outDir)).toEqual([
       MANIFEST_PATH,
+      VERSIONS_PATH,
       SI,
       piPath("news", "20261123"),
       piPath("pop", "20261123"),
@@ -86,7 +99,7 @@ describe("publishSite", () => {
       si("2026-11-24T04:00:00Z"),
     ]);
     expect(summary).toMatchObject({ rendered: 2, written: 1, unchanged: 1 });
-    expect(await readFile(join(outDir, SI))).toEqual(si().content);
+    expect(await readFile(join(outDir, SI))).toEqual(publishedAs(si(), 1));
     expect((await stat(join(outDir, SI))).mtime).toEqual(old);
     expect(await readFile(join(outDir, piPath("news", "20261123")), "utf8")).toContain("Changed");
     expect((await stat(join(outDir, piPath("news", "20261123")))).mtime).not.toEqual(old);
@@ -107,6 +120,7 @@ describe("publishSite", () => {
     expect(summary).toMatchObject({ written: 1, unchanged: 2, removed: 2, foreign: [] });
     expect(await listFiles(outDir)).toEqual([
       MANIFEST_PATH,
+      VERSIONS_PATH,
       SI,
       piPath("news", "20261123"),
       piPath("news", "20261124"),
@@ -154,7 +168,12 @@ describe("publishSite", () => {
 
     const summary = await publishSite(outDir, [si(), pi("news", "20261123")]);
     expect(summary).toMatchObject({ written: 1, unchanged: 1, removed: 1, foreign: [] });
-    expect(await listFiles(outDir)).toEqual([MANIFEST_PATH, SI, piPath("news", "20261123")]);
+    expect(await listFiles(outDir)).toEqual([
+      MANIFEST_PATH,
+      VERSIONS_PATH,
+      SI,
+      piPath("news", "20261123"),
+    ]);
   });
 
   it("never writes outside the output folder", async () => {
@@ -204,7 +223,7 @@ describe("publishSite", () => {
     expect((error as PublishError).message).toMatch(
       /^cannot write .*\/radiodns\/spi\/3\.1\/id\/rdns\.example\/pop\/20261123_PI\.xml: .*\((ENOTDIR|EEXIST)\)/,
     );
-    expect(await readFile(join(outDir, SI))).toEqual(si().content);
+    expect(await readFile(join(outDir, SI))).toEqual(publishedAs(si(), 1));
     // The lock is released, so the next build can run.
     await expect(stat(join(outDir, LOCK_PATH))).rejects.toThrow(/ENOENT/);
   });
