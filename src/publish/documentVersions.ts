@@ -15,9 +15,10 @@ import { writeFileAtomically } from "./writeFileAtomically.js";
  *
  * The state: for each published SI and PI file, the version it carries and the SHA-256 of its
  * content, in `out/_spi-static/versions.json` (written when a build completes), plus
- * `versions.journal`: every version is journaled before its document is written, so a build
- * killed between the two never lets a later build publish a lower or reused version. The
- * published file's own version is a floor too, so a lost state folder never lowers a version.
+ * `versions.journal` ("<version> <path>" lines): every new version is journaled before its
+ * document is written, so after a build killed at any point the next one still knows the
+ * highest version each path may have published, and never reuses a number for other content.
+ * The published file's own version is a floor too, so a lost state folder never lowers one.
  */
 export interface DocumentRecord {
   version: number;
@@ -40,32 +41,35 @@ export interface SettledDocument {
 
 /**
  * The version of a rendered document. Unchanged from the published file: that file's version.
- * Else one more than any version this path ever carried, unless the record shows this very
- * content journaled under a version no file got (a build stopped between journal and write).
+ * Else one more than any version this path may have carried (recorded, published, journaled),
+ * except that a file that is gone comes back under its recorded version if its content is the
+ * same and no higher version was published since.
  */
 export function decideVersion(
   recorded: DocumentRecord | undefined,
   published: { version: number; same: boolean } | undefined,
   content: string,
+  journaled = 0,
 ): number {
   if (published?.same) return published.version;
   const publishedVersion = published?.version ?? 0;
-  if (recorded?.content === content && recorded.version > publishedVersion) return recorded.version;
-  return Math.max(recorded?.version ?? 0, publishedVersion) + 1;
+  const highest = Math.max(recorded?.version ?? 0, publishedVersion, journaled);
+  if (recorded?.content === content && recorded.version === highest && publishedVersion === 0) {
+    return recorded.version;
+  }
+  return highest + 1;
 }
 
 export class DocumentVersions {
-  private readonly records: Map<string, DocumentRecord>;
-  private readonly committed: string;
-
   private constructor(
     private readonly outDir: string,
-    records: Map<string, DocumentRecord>,
-    committed: string,
-  ) {
-    this.records = records;
-    this.committed = committed;
-  }
+    /** versions.json's records, and this build's decisions as it makes them. */
+    private readonly records: Map<string, DocumentRecord>,
+    /** The highest version unfinished builds journaled per path. */
+    private readonly journaled: Map<string, number>,
+    /** versions.json as read: written again only when it changes. */
+    private readonly committed: string,
+  ) {}
 
   /** The last complete build's records, with what later unfinished builds journaled on top. */
   static read(outDir: string): DocumentVersions {
@@ -84,12 +88,16 @@ export class DocumentVersions {
         if (isSitePath(path) && isRecord(record)) records.set(path, record);
       }
     }
+    const journaled = new Map<string, number>();
     for (const line of readOptional(join(outDir, VERSIONS_JOURNAL_PATH))?.split("\n") ?? []) {
-      const [version, content, path] = line.split(" ", 3);
-      const record = { version: Number(version), content };
-      if (path !== undefined && isSitePath(path) && isRecord(record)) records.set(path, record);
+      const space = line.indexOf(" ");
+      const version = Number(line.slice(0, space));
+      const path = line.slice(space + 1);
+      if (space > 0 && Number.isSafeInteger(version) && version >= 1 && isSitePath(path)) {
+        journaled.set(path, Math.max(version, journaled.get(path) ?? 0));
+      }
     }
-    return new DocumentVersions(outDir, records, file);
+    return new DocumentVersions(outDir, records, journaled, file);
   }
 
   /** The rendered document with its version, compared with the published bytes. */
@@ -105,6 +113,7 @@ export class DocumentVersions {
       this.records.get(path),
       publishedStamp && { version: publishedStamp.version, same },
       content,
+      this.journaled.get(path),
     );
     this.records.set(path, { version, content });
     return same
@@ -116,7 +125,7 @@ export class DocumentVersions {
   journal(paths: string[]): void {
     const lines = paths.flatMap((path) => {
       const record = this.records.get(path);
-      return record ? [`${record.version} ${record.content} ${path}\n`] : [];
+      return record ? [`${record.version} ${path}\n`] : [];
     });
     if (lines.length > 0) appendFileSync(join(this.outDir, VERSIONS_JOURNAL_PATH), lines.join(""));
   }
