@@ -28,7 +28,18 @@ export interface Provider {
   readonly keywords: readonly string[];
   /** The texts above in other languages, by language tag in the order written. */
   readonly translations: Translations;
+  readonly geolocation: Geolocation | undefined;
   readonly discovery: Discovery;
+}
+
+/** TS 102 818 §5.12, for a provider, service or service group. */
+export interface Geolocation {
+  /** ISO 3166-1 alpha-2, upper case. */
+  readonly countries: readonly string[];
+  /** [latitude, longitude], WGS84. */
+  readonly point: readonly [number, number] | undefined;
+  /** Closed: the last point repeats the first. */
+  readonly polygon: readonly (readonly [number, number])[] | undefined;
 }
 
 /** How radios find the site (TS 102 818 §10.2.2) and whether PI needs a key. */
@@ -71,6 +82,7 @@ export interface Service {
   readonly links: readonly Link[];
   /** The texts above in other languages, by language tag in the order written. */
   readonly translations: Translations;
+  readonly geolocation: Geolocation | undefined;
   /** Broadcast bearers (DAB, FM): in both SI documents. */
   readonly bearers: readonly Bearer[];
   /** IP streams: only in the keyed SI document. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isCalendarDate, weekdayNames } from "../time/plainDate.js";
+import { countryCodeProblem } from "./countryCode.js";
 import { quoted } from "./inputProblem.js";
 import { httpUrlProblem, linkUriProblem } from "./linkUri.js";
 import { mediaTypeProblem } from "./mediaType.js";
@@ -222,6 +223,45 @@ export const genreSchema = z.strictObject({
   type: z.enum(["main", "secondary", "other"]).optional(),
 });
 
+/** A WGS84 position as geoRSS writes it: latitude first. */
+const position = z
+  .tuple([
+    z
+      .number()
+      .min(-90, { error: "is not a latitude (-90 to 90; latitude comes first)" })
+      .max(90, { error: "is not a latitude (-90 to 90; latitude comes first)" }),
+    z
+      .number()
+      .min(-180, { error: "is not a longitude (-180 to 180)" })
+      .max(180, { error: "is not a longitude (-180 to 180)" }),
+  ])
+  .describe("[latitude, longitude] in degrees (WGS84), e.g. [46.9480, 7.4474].");
+
+/** TS 102 818 §5.12: where a provider or service is, or the area it serves. */
+export const geolocationSchema = z
+  .strictObject({
+    country: z
+      .union([checkedString(countryCodeProblem), z.array(checkedString(countryCodeProblem)).min(1)])
+      .optional()
+      .describe("ISO 3166-1 alpha-2 code (CH), or a list of them."),
+    point: position.optional().describe("Where it is based: [latitude, longitude]."),
+    polygon: z
+      .array(position)
+      .min(4, { error: "has too few points: a polygon has 4 to 100 (the last repeats the first)" })
+      .max(100, { error: "has too many points: a polygon has at most 100 (TS 102 818 §5.12)" })
+      .refine(
+        (points) => points[0]?.[0] === points.at(-1)?.[0] && points[0]?.[1] === points.at(-1)?.[1],
+        { error: "is not closed: its last point must repeat the first (TS 102 818 §5.12)" },
+      )
+      .optional()
+      .describe(
+        "The area served: 4 to 100 [latitude, longitude] points, the last the same as the first.",
+      ),
+  })
+  .refine((g) => g.country !== undefined || g.point !== undefined || g.polygon !== undefined, {
+    error: "is empty: give a country, a point or a polygon",
+  });
+
 const port = z.number().int().min(1).max(65535);
 
 export const discoverySchema = z.strictObject({
@@ -288,6 +328,7 @@ export const providerSchema = z
     links: z.array(linkSchema).optional(),
     keywords: keywordsSchema.optional(),
     translations: translationsSchema.optional(),
+    geolocation: geolocationSchema.optional(),
     discovery: discoverySchema
       .optional()
       .describe("How radios find this site by DNS (spi-static dns), and whether PI needs a key."),
@@ -306,6 +347,14 @@ export const dabBearerSchema = z.strictObject({
       "is not a DAB bearer id (expected dab:<gcc>.<eid>.<sid>.<scids>, the SId of 4 or 8 hex digits)",
   }),
   mimeValue: z.enum(["audio/mpeg", "audio/aacp"]),
+  bitrate: z
+    .number()
+    .int()
+    .min(8, { error: "is not a DAB bitrate (8 to 384 kbit/s, a multiple of 8)" })
+    .max(384, { error: "is not a DAB bitrate (8 to 384 kbit/s, a multiple of 8)" })
+    .multipleOf(8, { error: "is not a DAB bitrate (8 to 384 kbit/s, a multiple of 8)" })
+    .optional()
+    .describe("The sub-channel's audio bitrate in kbit/s."),
   cost: bearerCost.optional(),
   offset: z.number().int().min(0).optional(),
 });
@@ -349,6 +398,7 @@ export const serviceSchema = z
     keywords: keywordsSchema.optional(),
     links: z.array(linkSchema).optional(),
     translations: translationsSchema.optional(),
+    geolocation: geolocationSchema.optional(),
     bearers: z
       .strictObject({
         dab: z.array(dabBearerSchema).optional(),
@@ -526,6 +576,7 @@ export type Names = z.infer<typeof namesSchema>;
 export type Description = z.infer<typeof descriptionSchema>;
 export type Link = z.infer<typeof linkSchema>;
 export type Translation = z.infer<typeof translationSchema>;
+export type GeolocationInput = z.infer<typeof geolocationSchema>;
 export type LogoInput = z.infer<typeof logoSchema>;
 export type Genre = z.infer<typeof genreSchema>;
 export type ProviderInput = z.infer<typeof providerSchema>;

@@ -1,3 +1,4 @@
+import { CONTACT_SCHEMES, type ContactScheme, contactUriProblem } from "./contactUri.js";
 import { quoted } from "./inputProblem.js";
 import { parseUri } from "./uriSyntax.js";
 
@@ -27,6 +28,10 @@ export function linkUriProblem(uri: string): string | undefined {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri)?.[1]?.toLowerCase();
   if (scheme !== undefined && !(LINK_SCHEMES as readonly string[]).includes(scheme)) {
     return `${quoted(`${scheme}:`)} is not a link scheme SPI clients use (expected one of ${LINK_SCHEMES.join(", ")})`;
+  }
+  if ((CONTACT_SCHEMES as readonly string[]).includes(scheme ?? "")) {
+    const problem = contactUriProblem(scheme as ContactScheme, uri);
+    if (problem) return problem;
   }
   const parsed = parseUri(uri);
   if (!parsed.ok) return `${quoted(uri)} ${parsed.reason}`;

@@ -1,5 +1,5 @@
 import { basename, join, relative } from "node:path";
-import type { Broadcaster, Provider, Schedule, Service } from "./broadcaster.js";
+import type { Broadcaster, Geolocation, Provider, Schedule, Service } from "./broadcaster.js";
 import { checkBearers } from "./checkBearers.js";
 import { checkMediumName } from "./checkMediumName.js";
 import { checkServiceNamesInLanguage, checkTranslations } from "./checkTranslations.js";
@@ -14,6 +14,7 @@ import {
 import {
   type EpisodesFileInput,
   episodesFileSchema,
+  type GeolocationInput,
   type ProviderInput,
   providerSchema,
   type ServiceInput,
@@ -248,6 +249,7 @@ function toProvider(input: ProviderInput, file: YamlFile, problems: InputProblem
     links: input.links ?? [],
     keywords: input.keywords ?? [],
     translations: input.translations ?? {},
+    geolocation: toGeolocation(input.geolocation),
     discovery: {
       host: input.discovery?.host ?? input.radiodnsHost,
       httpsPort: input.discovery?.httpsPort ?? 443,
@@ -282,6 +284,7 @@ function toServiceFields(
     keywords: input.keywords ?? [],
     links: input.links ?? [],
     translations: input.translations ?? {},
+    geolocation: toGeolocation(input.geolocation),
     bearers: [
       ...(input.bearers?.dab ?? []).map((b) => ({ ...b, cost: b.cost ?? 20 })),
       ...(input.bearers?.fm ?? []).map((b) => ({ ...b, cost: b.cost ?? 50 })),
@@ -293,5 +296,15 @@ function toServiceFields(
       bitrate: s.bitrate,
       offset: s.offset,
     })),
+  };
+}
+
+function toGeolocation(input: GeolocationInput | undefined): Geolocation | undefined {
+  if (!input) return undefined;
+  const countries = typeof input.country === "string" ? [input.country] : (input.country ?? []);
+  return {
+    countries: countries.map((code) => code.toUpperCase()),
+    point: input.point,
+    polygon: input.polygon,
   };
 }

@@ -5,6 +5,7 @@ import {
   SPI_NAMESPACE,
   writeDescriptions,
   writeGenres,
+  writeGeolocation,
   writeKeywords,
   writeLinks,
   writeMultimedia,
@@ -43,6 +44,7 @@ export function renderServiceInformation({
     writeLogos(xml, provider.logos);
     writeKeywords(xml, texts);
     writeLinks(xml, texts);
+    writeGeolocation(xml, provider.geolocation);
     xml.up();
     for (const service of broadcaster.services) {
       writeService(xml, service, provider, withStreams);
@@ -70,6 +72,7 @@ function writeService(xml: XmlWriter, service: Service, provider: Provider, with
     writeBearer(xml, bearer);
   }
   xml.ele("radiodns", { fqdn: provider.radiodnsHost, serviceIdentifier: service.id }).up();
+  writeGeolocation(xml, service.geolocation);
   xml.up();
 }
 

@@ -1,4 +1,4 @@
-import type { Genre } from "../load/broadcaster.js";
+import type { Genre, Geolocation } from "../load/broadcaster.js";
 import { deriveSomeNames } from "./deriveNames.js";
 import type { TextVersion } from "./textVersions.js";
 import type { XmlWriter } from "./xmlWriter.js";
@@ -100,4 +100,16 @@ export function writeLinks(xml: XmlWriter, versions: readonly TextVersion[]) {
         .up();
     }
   }
+}
+
+/** geoRSS lists: "latitude longitude", pairs separated by spaces. */
+export function writeGeolocation(xml: XmlWriter, geolocation: Geolocation | undefined) {
+  if (!geolocation) return;
+  xml.ele("geolocation");
+  for (const country of geolocation.countries) textElement(xml, "country", country);
+  if (geolocation.point) textElement(xml, "point", geolocation.point.join(" "));
+  if (geolocation.polygon) {
+    textElement(xml, "polygon", geolocation.polygon.map((point) => point.join(" ")).join(" "));
+  }
+  xml.up();
 }

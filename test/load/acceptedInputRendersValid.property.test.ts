@@ -138,6 +138,42 @@ const translations = optional(
   ),
 );
 
+const latitude = fc.double({ min: -90, max: 90, noNaN: true });
+const longitude = fc.double({ min: -180, max: 180, noNaN: true });
+const position = fc.tuple(latitude, longitude);
+const geolocation = optional(
+  fc.record(
+    {
+      country: mostly(
+        fc.oneof(
+          oneOf("CH", "ch", "LI", "DE"),
+          fc.array(oneOf("CH", "FR", "IT"), { minLength: 1 }),
+        ),
+        oneOf("UK", "XX", "CHE", ""),
+      ),
+      point: mostly(position, oneOf([91, 7], [46, 181], [46])),
+      polygon: mostly(
+        fc
+          .array(position, { minLength: 3, maxLength: 12 })
+          .map((points): number[][] => [...points, points[0] ?? [0, 0]]),
+        oneOf<number[][]>(
+          [
+            [47, 7],
+            [47, 8],
+            [46, 8],
+            [46, 7],
+          ],
+          [
+            [47, 7],
+            [47, 7],
+          ],
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
 const logo = fc.record(
   {
     url: httpUrl,
@@ -165,6 +201,10 @@ const dabBearer = fc.record(
         return `dab:${id}${ecc}.${eid}.${sid}.${scids}`;
       }),
     mimeValue: oneOf("audio/mpeg", "audio/aacp"),
+    bitrate: mostly(
+      fc.integer({ min: 1, max: 48 }).map((n) => n * 8),
+      oneOf(0, 100, 392),
+    ),
     cost: fc.nat(100),
     offset: fc.nat(5000),
   },
@@ -222,6 +262,7 @@ const provider = fc.record(
     links: fc.array(link, { maxLength: 2 }),
     keywords: fc.array(text(20), { maxLength: 3 }),
     translations,
+    geolocation,
   },
   {
     requiredKeys: ["name", "originator", "language", "timeZone", "radiodnsHost", "cridAuthority"],
@@ -241,6 +282,7 @@ const service = (id: string) =>
       keywords: fc.array(text(20), { maxLength: 2 }),
       links: fc.array(link, { maxLength: 2 }),
       translations,
+      geolocation,
       // Mostly given when the service's language is not the provider's (TS 102 818 §6.5).
       namesInProviderLanguage: mostly(names(true), fc.constant(undefined)),
       bearers: fc.record(
@@ -412,6 +454,34 @@ const nearMisses: [string, (folder: Folder) => void][] = [
         translations: { [String(f.services[0].language ?? f.provider.language)]: {} },
       }),
   ],
+  [
+    "polygon that is not closed",
+    (f) =>
+      (f.services[0].geolocation = {
+        polygon: [
+          [47, 7],
+          [47, 8],
+          [46, 8],
+          [46, 7],
+        ],
+      }),
+  ],
+  ["latitude over 90", (f) => (f.provider.geolocation = { point: [90.5, 7] })],
+  ["UK for the United Kingdom", (f) => (f.services[1].geolocation = { country: "UK" })],
+  ["empty geolocation", (f) => (f.provider.geolocation = {})],
+  [
+    "DAB bitrate that is no multiple of 8",
+    (f) =>
+      (f.services[0].bearers = {
+        dab: [{ id: "dab:4e1.4fe1.4e01.0", mimeValue: "audio/aacp", bitrate: 100 }],
+      }),
+  ],
+  [
+    "telephone link with spaces",
+    (f) => (f.services[1].links = [{ uri: "tel:+41 31 000 00 00", description: "Call us" }]),
+  ],
+  ["postal link with a comma", (f) => (f.provider.links = [{ uri: "postal:Studio,Bern" }])],
+  ["mail link without a domain", (f) => (f.services[0].links = [{ uri: "mailto:studio" }])],
   ["IP address as radiodnsHost", (f) => (f.provider.radiodnsHost = "192.0.2.1")],
   ["piMarginHours over 11", (f) => (f.provider.piMarginHours = 12)],
   [

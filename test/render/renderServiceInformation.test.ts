@@ -27,8 +27,18 @@ function broadcaster(): Broadcaster {
     ],
     keywords: ["pop", "charts"],
     links: [{ uri: "https://radio.example/pop", mimeValue: "text/html", description: "Website" }],
+    geolocation: {
+      countries: ["CH"],
+      point: undefined,
+      polygon: [
+        [47, 7],
+        [47, 8.25],
+        [46.5, 8.25],
+        [47, 7],
+      ],
+    },
     bearers: [
-      { id: "dab:4e1.4fe1.4e02.0", cost: 20, mimeValue: "audio/aacp" },
+      { id: "dab:4e1.4fe1.4e02.0", cost: 20, mimeValue: "audio/aacp", bitrate: 96 },
       { id: "fm:4e1.4e02.10170", cost: 50 },
     ],
     streams: [
@@ -63,6 +73,7 @@ function broadcaster(): Broadcaster {
       name: { short: "Test", long: "Test Radio Group" },
       description: { short: "Radio for tests." },
       keywords: ["radio"],
+      geolocation: { countries: ["CH", "LI"], point: [46.948, 7.4474], polygon: undefined },
     }),
     services: [klassik, pop],
   };
@@ -114,6 +125,31 @@ describe("renderServiceInformation", () => {
     expect(open).toContain('<radiodns fqdn="rdns.radio.example" serviceIdentifier="pop"/>');
     expect(open).toContain("<keywords>pop, charts</keywords>");
     expect(open).toContain('<bearer id="fm:4e1.4e02.10170" cost="50"/>');
+  });
+
+  it("writes geolocations as geoRSS lists, latitude first, and a DAB bearer's bitrate", () => {
+    expect(open).toContain(
+      [
+        '<link uri="https://radio.example/pop" mimeValue="text/html" description="Website"/>',
+        '<bearer id="dab:4e1.4fe1.4e02.0" cost="20" mimeValue="audio/aacp" bitrate="96"/>',
+        '<bearer id="fm:4e1.4e02.10170" cost="50"/>',
+        '<radiodns fqdn="rdns.radio.example" serviceIdentifier="pop"/>',
+        "<geolocation>",
+        "  <country>CH</country>",
+        "  <polygon>47 7 47 8.25 46.5 8.25 47 7</polygon>",
+        "</geolocation>",
+      ].join("\n      "),
+    );
+    expect(open).toContain(
+      [
+        "<keywords>radio</keywords>",
+        "<geolocation>",
+        "  <country>CH</country>",
+        "  <country>LI</country>",
+        "  <point>46.948 7.4474</point>",
+        "</geolocation>",
+      ].join("\n      "),
+    );
   });
 
   it("writes a service's texts in every language, the document's first and untagged, every other tagged", () => {
