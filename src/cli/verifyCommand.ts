@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { UsageError } from "../exit/spiStaticError.js";
-import { formatProblem, InputError } from "../load/inputProblem.js";
+import { formatProblem } from "../load/inputProblem.js";
 import type { CommandIo } from "./commandIo.js";
 import { parseApiKey } from "./optionParsers.js";
 
@@ -79,12 +79,9 @@ async function firstKeyOf(path: string): Promise<string> {
       `--keys-file ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
     );
   });
-  let keys: string[];
-  try {
-    keys = parseKeysFile(text, path);
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    throw new UsageError(error.problems.map(formatProblem).join("\nspi-static: "));
+  const { keys, problems } = parseKeysFile(text, path);
+  if (problems.length > 0) {
+    throw new UsageError(problems.map(formatProblem).join("\nspi-static: "));
   }
   const [key] = keys;
   if (key === undefined) throw new UsageError(`${path} holds no key`);

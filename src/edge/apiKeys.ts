@@ -51,8 +51,14 @@ function keyProblem(key: string): string | undefined {
   return undefined;
 }
 
+/** Keys read from a file or a list, and every bad entry with its position. */
+export interface ParsedKeys {
+  keys: string[];
+  problems: InputProblem[];
+}
+
 /** Keys of a keys file; every bad line is reported with its position. */
-export function parseKeysFile(text: string, file: string): string[] {
+export function parseKeysFile(text: string, file: string): ParsedKeys {
   const keys: string[] = [];
   const problems: InputProblem[] = [];
   text.split(/\r?\n/).forEach((raw, index) => {
@@ -63,11 +69,10 @@ export function parseKeysFile(text: string, file: string): string[] {
     if (problem) problems.push({ ...at, severity: "error", message: problem });
     else keys.push(line);
   });
-  if (problems.length > 0) throw new InputError(problems, file);
-  return keys;
+  return { keys, problems };
 }
 
-export function parseKeysList(list: string, origin: string): string[] {
+export function parseKeysList(list: string, origin: string): ParsedKeys {
   const keys = list
     .split(",")
     .map((key) => key.trim())
@@ -87,12 +92,17 @@ export function parseKeysList(list: string, origin: string): string[] {
         ]
       : [];
   });
-  if (problems.length > 0) throw new InputError(problems, origin);
+  return { keys, problems };
+}
+
+/** The build stops on a bad key: a worker that silently dropped one would refuse its client. */
+function keysOrThrow({ keys, problems }: ParsedKeys, source: string): string[] {
+  if (problems.length > 0) throw new InputError(problems, source);
   return keys;
 }
 
 async function readKeysFile(path: string): Promise<string[]> {
-  return parseKeysFile(await readFile(path, "utf8"), path);
+  return keysOrThrow(parseKeysFile(await readFile(path, "utf8"), path), path);
 }
 
 /**
@@ -108,7 +118,7 @@ export async function resolveApiKeys(dataDir: string, sources: KeySources): Prom
     keys = await readKeysFile(sources.keysFile);
     origin = sources.keysFile;
   } else if (sources.keysList?.trim()) {
-    keys = parseKeysList(sources.keysList, "SPI_API_KEYS");
+    keys = keysOrThrow(parseKeysList(sources.keysList, "SPI_API_KEYS"), "SPI_API_KEYS");
     origin = "SPI_API_KEYS";
   } else {
     keys = [];
@@ -135,7 +145,7 @@ export async function resolveApiKeys(dataDir: string, sources: KeySources): Prom
 /** A keys file of the data folder, read as every data file is: no link out of it, no FIFO, no device. */
 async function readDataKeysFile(dataDir: string, file: string): Promise<string[]> {
   const read = await (await openDataFolder(dataDir)).readText(file);
-  if ("text" in read) return parseKeysFile(read.text, file);
+  if ("text" in read) return keysOrThrow(parseKeysFile(read.text, file), file);
   if (read.unreadable.missing) return [];
   const { line, column, message } = read.unreadable;
   throw new InputError([{ file, line, column, field: "", severity: "error", message }], file);

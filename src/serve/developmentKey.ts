@@ -4,6 +4,7 @@ import {
   DEMO_KEYS_FILE,
   DEV_KEYS_FILE,
   type KeySources,
+  type ParsedKeys,
   parseKeysFile,
   parseKeysList,
 } from "../edge/apiKeys.js";
@@ -19,16 +20,21 @@ export async function developmentKey(
   { keysFile, keysList }: KeySources,
 ): Promise<string | undefined> {
   try {
-    if (keysFile) return parseKeysFile(await readFile(keysFile, "utf8"), keysFile)[0];
-    if (keysList?.trim()) return parseKeysList(keysList, "SPI_API_KEYS")[0];
+    if (keysFile) return firstKey(parseKeysFile(await readFile(keysFile, "utf8"), keysFile));
+    if (keysList?.trim()) return firstKey(parseKeysList(keysList, "SPI_API_KEYS"));
     for (const name of [DEV_KEYS_FILE, DEMO_KEYS_FILE]) {
       const file = join(dataDir, name);
       const text = await readFile(file, "utf8").catch(() => undefined);
-      const [key] = text === undefined ? [] : parseKeysFile(text, file);
+      const key = text === undefined ? undefined : firstKey(parseKeysFile(text, file));
       if (key !== undefined) return key;
     }
     return undefined;
   } catch {
     return undefined;
   }
+}
+
+/** None from a source with a bad key: the build refuses it, so there is no build to link. */
+function firstKey({ keys, problems }: ParsedKeys): string | undefined {
+  return problems.length > 0 ? undefined : keys[0];
 }

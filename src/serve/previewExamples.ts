@@ -62,7 +62,7 @@ export async function previewExamples(
   for (const name of keysRefused ? [] : [DEV_KEYS_FILE, DEMO_KEYS_FILE]) {
     const file = join(dataDir, name);
     const [candidate] = await readFile(file, "utf8")
-      .then((text) => parseKeysFile(text, file))
+      .then((text) => parseKeysFile(text, file).keys)
       .catch(() => []);
     if (candidate === undefined) continue;
     const answer = await fetch(siUrl, {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   digestOfKey,
   MissingKeysError,
+  type ParsedKeys,
   parseKeysFile,
   parseKeysList,
   resolveApiKeys,
@@ -14,16 +15,8 @@ import { DATA_DIR } from "./builtSite.js";
 
 const DEMO_KEY = "demo-aare-radio-0123456789";
 
-function problemsOf(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) {
-      return error.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}: ${p.message}`);
-    }
-    throw error;
-  }
-  return [];
+function problemsOf({ problems }: ParsedKeys): string[] {
+  return problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}: ${p.message}`);
 }
 
 describe("API keys", () => {
@@ -35,27 +28,38 @@ describe("API keys", () => {
 
   it("are read one per line from a keys file, skipping comments and blank lines", () => {
     const text = "# keys for the nightly build\n\n  first-key-000000001  \nsecond-key+/0000002==\n";
-    expect(parseKeysFile(text, "keys.txt")).toEqual([
-      "first-key-000000001",
-      "second-key+/0000002==",
-    ]);
+    expect(parseKeysFile(text, "keys.txt")).toEqual({
+      keys: ["first-key-000000001", "second-key+/0000002=="],
+      problems: [],
+    });
   });
 
   it("in a keys file, every bad line is reported with its position", () => {
     const text = "good-key-0000000001\n  short\nhas space in it 000000\nkey,with,commas,000000\n";
-    expect(problemsOf(() => parseKeysFile(text, "keys.txt"))).toEqual([
+    expect(parseKeysFile(text, "keys.txt").keys).toEqual(["good-key-0000000001"]);
+    expect(problemsOf(parseKeysFile(text, "keys.txt"))).toEqual([
       "keys.txt:2:3 key: a key needs at least 16 characters",
       "keys.txt:3:1 key: a key may hold only letters, digits and - . _ ~ + / (and trailing =)",
       "keys.txt:4:1 key: a key may hold only letters, digits and - . _ ~ + / (and trailing =)",
     ]);
   });
 
-  it("are read comma-separated from SPI_API_KEYS", () => {
-    expect(parseKeysList(" first-key-000000001 , second-key-00000002,", "SPI_API_KEYS")).toEqual([
-      "first-key-000000001",
-      "second-key-00000002",
+  it("stop the build on a bad line, naming the keys file (a dropped key would lock a client out)", async () => {
+    const keysFile = join(await mkdtemp(join(tmpdir(), "spi-keys-")), "keys.txt");
+    await writeFile(keysFile, "good-key-0000000001\nshort\n");
+    const refused = await resolveApiKeys(DATA_DIR, { keysFile }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InputError);
+    expect((refused as InputError).describe()).toEqual([
+      `${keysFile}:2:1 key: a key needs at least 16 characters`,
+      `spi-static: 1 error in ${keysFile}; nothing was written`,
     ]);
-    expect(problemsOf(() => parseKeysList("first-key-000000001,tiny", "SPI_API_KEYS"))).toEqual([
+  });
+
+  it("are read comma-separated from SPI_API_KEYS", () => {
+    expect(
+      parseKeysList(" first-key-000000001 , second-key-00000002,", "SPI_API_KEYS").keys,
+    ).toEqual(["first-key-000000001", "second-key-00000002"]);
+    expect(problemsOf(parseKeysList("first-key-000000001,tiny", "SPI_API_KEYS"))).toEqual([
       "SPI_API_KEYS:1:1 [1]: a key needs at least 16 characters",
     ]);
   });
