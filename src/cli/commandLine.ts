@@ -15,6 +15,7 @@ import {
   parseListenHost,
   parsePort,
   parseSeconds,
+  parseSources,
   parseTimeout,
   parseTimeZone,
 } from "./optionParsers.js";
@@ -268,14 +269,15 @@ failed or the site cannot be reached.`,
     .argument(
       "<source...>",
       "folders or files of SI/PI documents (e.g. a copy of the site), or the API's root URL",
+      parseSources,
     )
     .requiredOption(
       "--time-zone <zone>",
       "IANA zone of the schedules, e.g. Europe/Zurich (SPI documents hold UTC instants)",
       parseTimeZone,
     )
-    .option("--data <dir>", "the data folder to write", "data")
-    .option("--key <key>", "API key for a live API (default: $SPI_IMPORT_KEY)")
+    .option("--data <dir>", "the data folder to write", parseFolderPath, "data")
+    .option("--key <key>", "API key for a live API (default: $SPI_IMPORT_KEY)", parseApiKey)
     .option(
       "--keys-file <path>",
       "take the key from this keys file (its first key)",

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { UsageError } from "../exit/spiStaticError.js";
-import { formatProblem, InputError } from "../load/inputProblem.js";
+import { formatProblem } from "../load/inputProblem.js";
+import { firstKeyOfFile, keyFromEnvironment } from "./clientKey.js";
 import type { CommandIo } from "./commandIo.js";
 import { countOf } from "./countOf.js";
 
@@ -37,8 +37,8 @@ export async function importCommand(
   }
   const key = live
     ? options.keysFile !== undefined
-      ? await firstKeyOf(options.keysFile)
-      : (options.key ?? io.env.SPI_IMPORT_KEY)
+      ? await firstKeyOfFile(options.keysFile)
+      : (options.key ?? keyFromEnvironment("SPI_IMPORT_KEY", io.env.SPI_IMPORT_KEY))
     : undefined;
   if (key && /^http:/i.test(first) && !isLoopback(new URL(first).hostname)) {
     throw new UsageError(
@@ -71,26 +71,6 @@ export async function importCommand(
     ].join("\n"),
   );
   return exitCode;
-}
-
-/** The first key of a keys file, read as the build reads it; a bad file is a usage error. */
-async function firstKeyOf(path: string): Promise<string> {
-  const { parseKeysFile } = await import("../edge/apiKeys.js");
-  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(
-      `--keys-file ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
-    );
-  });
-  let keys: string[];
-  try {
-    keys = parseKeysFile(text, path);
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    throw new UsageError(error.problems.map(formatProblem).join("\nspi-static: "));
-  }
-  const [key] = keys;
-  if (key === undefined) throw new UsageError(`${path} holds no key`);
-  return key;
 }
 
 function isLoopback(hostname: string): boolean {

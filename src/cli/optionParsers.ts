@@ -52,6 +52,12 @@ export function parseListenHost(value: string): string {
   );
 }
 
+/** `import <source...>`: each a file, a folder or a URL; an empty one (an unset variable) is no source. */
+export function parseSources(value: string, previous: string[] = []): string[] {
+  if (value.trim() === "") throw new InvalidArgumentError("expected a file, a folder or a URL");
+  return [...previous, value];
+}
+
 /** `--now` must name an instant, so a build never depends on the host's zone. */
 export function parseInstant(value: string): number {
   const parts =

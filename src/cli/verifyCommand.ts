@@ -1,9 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { UsageError } from "../exit/spiStaticError.js";
-import { formatProblem } from "../load/inputProblem.js";
+import { firstKeyOfFile, keyFromEnvironment } from "./clientKey.js";
 import type { CommandIo } from "./commandIo.js";
-import { parseApiKey } from "./optionParsers.js";
 
 export interface VerifyCommandOptions {
   /** The site root, e.g. https://spi.example.org. */
@@ -28,8 +26,8 @@ export async function verifyCommand(
   }
   const key =
     options.keysFile !== undefined
-      ? await firstKeyOf(options.keysFile)
-      : (options.key ?? keyFromEnvironment(io.env.SPI_VERIFY_KEY));
+      ? await firstKeyOfFile(options.keysFile)
+      : (options.key ?? keyFromEnvironment("SPI_VERIFY_KEY", io.env.SPI_VERIFY_KEY));
   const { verifySite } = await import("../verify/verifySite.js");
   const report = await verifySite({
     baseUrl: options.baseUrl,
@@ -56,34 +54,4 @@ export async function verifyCommand(
   );
   io.stdout(lines.join("\n"));
   return exitCode;
-}
-
-/** SPI_VERIFY_KEY, checked as --key is; set but empty is unset, as in a shell. */
-function keyFromEnvironment(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    return parseApiKey(value);
-  } catch (error) {
-    throw new UsageError(`SPI_VERIFY_KEY: ${error instanceof Error ? error.message : error}`);
-  }
-}
-
-/**
- * The first key of a keys file, read as the build reads it (comments and blank lines skipped).
- * The file is named on the command line, so a bad one is a usage error here (exit 2), not input.
- */
-async function firstKeyOf(path: string): Promise<string> {
-  const { parseKeysFile } = await import("../edge/apiKeys.js");
-  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(
-      `--keys-file ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
-    );
-  });
-  const { keys, problems } = parseKeysFile(text, path);
-  if (problems.length > 0) {
-    throw new UsageError(problems.map(formatProblem).join("\nspi-static: "));
-  }
-  const [key] = keys;
-  if (key === undefined) throw new UsageError(`${path} holds no key`);
-  return key;
 }

@@ -29,7 +29,7 @@ describe("spi-static validate", () => {
     // Two shows leave out name.medium on purpose, to show the derived mediumName in the output.
     const intended = [
       'data/schedules/klassik.yaml:93:11 shows.kammermusik.name.medium: warning: is not given, so the long name (42 characters) is cut to 16 with "…" for mediumName',
-      'data/schedules/news.yaml:14:11 shows.morning.name.medium: warning: is not given, so the long name (37 characters) is cut to 16 with "…" for mediumName',
+      'data/schedules/news.yaml:19:11 shows.morning.name.medium: warning: is not given, so the long name (37 characters) is cut to 16 with "…" for mediumName',
     ];
     const { lines, exitCode } = await validate({
       data: "data",
