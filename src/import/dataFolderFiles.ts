@@ -1,5 +1,7 @@
 import { Document, isScalar, visit } from "yaml";
+import type { EpisodeInput } from "../load/inputSchema.js";
 import type { ImportedData } from "./importFeed.js";
+import { isoWeekOf } from "./localTime.js";
 
 /** A file of the data folder: its path below the folder and its YAML text. */
 export interface DataFile {
@@ -22,7 +24,7 @@ export function dataFolderFiles(data: ImportedData, source: string): DataFile[] 
         heading("../schema/provider.schema.json", "The service provider") + yamlOf(data.provider),
     },
   ];
-  for (const { service, schedule } of data.services) {
+  for (const { service, schedule, episodes } of data.services) {
     files.push({
       path: `services/${service.id}.yaml`,
       text: heading("../../schema/service.schema.json", `Service ${service.id}`) + yamlOf(service),
@@ -33,6 +35,20 @@ export function dataFolderFiles(data: ImportedData, source: string): DataFile[] 
         heading("../../schema/schedule.schema.json", `The schedule of ${service.id}`) +
         yamlOf(schedule),
     });
+    // One file per week, as a scheduling system would write them.
+    const weeks = new Map<string, EpisodeInput[]>();
+    for (const episode of episodes) {
+      const week = isoWeekOf(episode.date);
+      weeks.set(week, [...(weeks.get(week) ?? []), episode]);
+    }
+    for (const [week, list] of weeks) {
+      files.push({
+        path: `episodes/${service.id}/${week}.yaml`,
+        text:
+          heading("../../../schema/episodes.schema.json", `Episodes of ${service.id} in ${week}`) +
+          yamlOf({ episodes: list }),
+      });
+    }
   }
   return files;
 }

@@ -1,4 +1,9 @@
-import type { ProviderInput, ScheduleInput, ServiceInput } from "../load/inputSchema.js";
+import type {
+  EpisodeInput,
+  ProviderInput,
+  ScheduleInput,
+  ServiceInput,
+} from "../load/inputSchema.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
 import type { Feed, FeedProgramme, FeedService, LocatedProgrammeInformation } from "./feedModel.js";
@@ -6,11 +11,12 @@ import type { ImportNote } from "./importNote.js";
 import { importProvider, importService, serviceIdsOf } from "./importServiceInformation.js";
 import { importShows } from "./importShows.js";
 import { inferSchedule } from "./inferSchedule.js";
+import { localDateAndClock } from "./localTime.js";
 
 /** A data folder's content: what provider.yaml, services/ and schedules/ will hold. */
 export interface ImportedData {
   provider: ProviderInput;
-  services: { service: ServiceInput; schedule: ScheduleInput }[];
+  services: { service: ServiceInput; schedule: ScheduleInput; episodes: EpisodeInput[] }[];
 }
 
 export interface ImportOptions {
@@ -76,13 +82,13 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
       feedService.language,
     );
     const service = importService(feedService, id, language, si.language, notes);
-    const schedule = importSchedule(feedService, id, documents, {
+    const { schedule, episodes } = importSchedule(feedService, id, documents, {
       cridAuthority,
       timeZone: options.timeZone,
       language,
       notes,
     });
-    return { service, schedule };
+    return { service, schedule, episodes };
   });
   return { provider, services };
 }
@@ -132,7 +138,7 @@ function importSchedule(
   serviceId: string,
   documents: readonly LocatedProgrammeInformation[],
   context: ScheduleContext,
-): ScheduleInput {
+): { schedule: ScheduleInput; episodes: EpisodeInput[] } {
   const { notes, timeZone } = context;
   const airings = uniqueAirings(documents, notes);
   const coveredDays = new Set<PlainDate>();
@@ -147,7 +153,7 @@ function importSchedule(
     });
   }
   const eventLocatorBearer = feedService.bearers.find((b) => /^(dab|fm):/.test(b.id))?.id;
-  const { shows, showIds } = importShows(
+  const { shows, showIds, episodes } = importShows(
     airings,
     {
       serviceId,
@@ -168,7 +174,15 @@ function importSchedule(
     timeZone,
     notes,
   );
-  return { shows, ...schedule };
+  return {
+    schedule: { shows, ...schedule },
+    episodes: airings.flatMap((airing, i): EpisodeInput[] => {
+      const content = episodes[i];
+      if (!content) return [];
+      const { date, clock } = localDateAndClock(timeZone, airing.start);
+      return [{ date, start: clock, ...content }];
+    }),
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Genre, Link, Show } from "../load/inputSchema.js";
+import type { EpisodeInput, Genre, Link, Show } from "../load/inputSchema.js";
 import { sameLanguage } from "../load/languageTag.js";
 import { imageMimeType } from "../load/mediaType.js";
 import { websiteLabel } from "../render/websiteLabel.js";
@@ -17,61 +17,118 @@ export interface ShowContext {
   eventLocatorBearer: string | undefined;
 }
 
-/** The shows of one service, and which show each airing is. */
+/** What an episode gives an airing: the fields it publishes unlike its show, its own CRID. */
+export type EpisodeContent = Omit<EpisodeInput, "date" | "start">;
+
+/** The shows of one service, which show each airing is, and each airing's episode if any. */
 export interface ImportedShows {
   shows: Record<string, Show>;
   /** Parallel to the airings given. */
   showIds: string[];
+  /** Parallel to the airings given: undefined where the airing is its show as it is. */
+  episodes: (EpisodeContent | undefined)[];
 }
 
 /**
  * Groups a service's airings into shows: by `memberOf` (the programme group), else by name.
- * Airings of one group whose texts, images or links differ become shows of their own in the
- * same group (`<id>-2`, …), so every airing keeps exactly what it published; the most common
- * version keeps the plain id.
+ * The version most airings of a group publish is the show; an airing that publishes other
+ * texts, images or links gets an episode with what differs, and one whose CRID is not the
+ * derived one an episode with its CRID. Where an episode cannot say the difference (an airing
+ * without the show's website or on-demand), the airing's version becomes a show of its own in
+ * the same group (`<id>-2`, …). So every airing keeps exactly what it published.
  */
 export function importShows(
   airings: readonly FeedProgramme[],
   context: ShowContext,
   notes: ImportNote[],
 ): ImportedShows {
-  const groups = new Map<string, { versions: Map<string, { show: Show; count: number }> }>();
+  const groups = new Map<string, Map<string, { show: Show; count: number }>>();
   const keys: { group: string; version: string }[] = [];
   for (const airing of airings) {
     const show = showOf(airing, context, notes);
     const group = airing.memberOf[0] ?? `name:${show.name.long}`;
     const version = JSON.stringify(show);
-    let entry = groups.get(group);
-    if (!entry) {
-      entry = { versions: new Map() };
-      groups.set(group, entry);
+    let versions = groups.get(group);
+    if (!versions) {
+      versions = new Map();
+      groups.set(group, versions);
     }
-    const seen = entry.versions.get(version);
+    const seen = versions.get(version);
     if (seen) seen.count++;
-    else entry.versions.set(version, { show, count: 1 });
+    else versions.set(version, { show, count: 1 });
     keys.push({ group, version });
   }
-  notePerAiringFacts(airings, context, notes);
+  notePerAiringFacts(airings, notes);
 
   const shows: Record<string, Show> = {};
-  const idOf = new Map<string, string>();
-  for (const [group, { versions }] of groups) {
+  /** group + version → the show id and what an episode must give. */
+  const placed = new Map<string, { id: string; fields: Partial<Show> | undefined }>();
+  for (const [group, versions] of groups) {
     const ranked = [...versions.entries()].sort((a, b) => b[1].count - a[1].count);
     const [, first] = ranked[0] ?? [];
     if (!first) continue;
     const base = uniqueId(baseIdOf(group, first.show, context), shows);
-    const derivedGroup = showGroupCrid(context.cridAuthority, context.serviceId, base);
-    const groupCrid = group.startsWith("name:") ? derivedGroup : group;
-    ranked.forEach(([version, { show }], index) => {
-      const id = index === 0 ? base : uniqueId(`${base}-${index + 1}`, shows);
+    const groupCrid = group.startsWith("name:")
+      ? showGroupCrid(context.cridAuthority, context.serviceId, base)
+      : group;
+    const add = (id: string, show: Show) => {
       const ownGroup = showGroupCrid(context.cridAuthority, context.serviceId, id);
       shows[id] = groupCrid === ownGroup ? show : { ...show, group: groupCrid };
-      idOf.set(`${group}\n${version}`, id);
-    });
+    };
+    add(base, first.show);
+    let extra = 1;
+    for (const [version, { show }] of ranked) {
+      const fields = show === first.show ? {} : episodeFields(first.show, show);
+      if (fields) {
+        placed.set(`${group}\n${version}`, { id: base, fields });
+        continue;
+      }
+      const id = uniqueId(`${base}-${++extra}`, shows);
+      add(id, show);
+      placed.set(`${group}\n${version}`, { id, fields: {} });
+    }
   }
+  const showIds: string[] = [];
+  const episodes: (EpisodeContent | undefined)[] = [];
+  keys.forEach((key, index) => {
+    const airing = airings[index] as FeedProgramme;
+    const { id, fields = {} } = placed.get(`${key.group}\n${key.version}`) ?? { id: "" };
+    showIds.push(id);
+    const derived = programmeCrid(context.cridAuthority, context.serviceId, airing.start);
+    const crid = airing.crid !== derived && airing.crid !== "" ? { crid: airing.crid } : {};
+    const given = Object.keys(fields).length > 0 || "crid" in crid;
+    episodes.push(given ? { show: id, ...fields, ...crid } : undefined);
+  });
   // In id order: the same shows are listed alike, whichever days the feed showed first.
   const sorted = Object.fromEntries(Object.entries(shows).sort(([a], [b]) => a.localeCompare(b)));
-  return { shows: sorted, showIds: keys.map((k) => idOf.get(`${k.group}\n${k.version}`) ?? "") };
+  return { shows: sorted, showIds, episodes };
+}
+
+/** A field an episode can empty by giving it empty; the others it can only replace. */
+const EMPTIED: Partial<Record<keyof Show, unknown>> = {
+  description: {},
+  images: [],
+  genres: [],
+  keywords: [],
+  links: [],
+  translations: {},
+  events: [],
+};
+
+/**
+ * What an episode of `show` gives so that the airing publishes `version`: each field that
+ * differs. Undefined when a field the show has cannot be taken away by an episode.
+ */
+function episodeFields(show: Show, version: Show): Partial<Show> | undefined {
+  const fields: Record<string, unknown> = {};
+  const names = new Set([...Object.keys(show), ...Object.keys(version)]) as Set<keyof Show>;
+  for (const field of names) {
+    if (JSON.stringify(show[field]) === JSON.stringify(version[field])) continue;
+    if (version[field] !== undefined) fields[field] = version[field];
+    else if (field in EMPTIED) fields[field] = EMPTIED[field];
+    else return undefined;
+  }
+  return fields as Partial<Show>;
 }
 
 /** The show an airing publishes: everything of the programme but its times and CRID. */
@@ -188,20 +245,9 @@ function isDerivedLink(link: FeedLink, airing: FeedProgramme, context: ShowConte
   return link.uri === `${context.eventLocatorBearer};${stamp}`;
 }
 
-/** What every airing has that shows cannot carry: its own CRID, a shortId, a second group. */
-function notePerAiringFacts(
-  airings: readonly FeedProgramme[],
-  context: ShowContext,
-  notes: ImportNote[],
-) {
+/** What every airing has that the data cannot carry: a shortId, a second group. */
+function notePerAiringFacts(airings: readonly FeedProgramme[], notes: ImportNote[]) {
   for (const airing of airings) {
-    const derived = programmeCrid(context.cridAuthority, context.serviceId, airing.start);
-    if (airing.crid !== derived) {
-      notes.push({
-        origin: airing.origin,
-        message: `programme CRIDs are not kept: the build derives each from service and start (crid://${context.cridAuthority}/${context.serviceId}/<yyyyMMddHHmm>)`,
-      });
-    }
     if (airing.shortId !== undefined && airing.shortId !== 0) {
       notes.push({ origin: airing.origin, message: "shortIds are not kept: the build writes 0" });
     }

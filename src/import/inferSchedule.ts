@@ -1,8 +1,9 @@
 import type { DatedEntry, GridSlotInput, ScheduleInput } from "../load/inputSchema.js";
 import { type PlainDate, type Weekday, weekdayIndex, weekdayNames } from "../time/plainDate.js";
-import { localDateOf, offsetMinutes, resolveWallTime } from "../time/wallClock.js";
+import { localDateOf, resolveWallTime } from "../time/wallClock.js";
 import { type DaySlot, findSpecials, sameSlots } from "./findSpecials.js";
 import type { ImportNote } from "./importNote.js";
+import { localDateAndClock } from "./localTime.js";
 
 /** An airing with its show: UTC instants (ms), in order, none overlapping another's start. */
 export interface ShowAiring {
@@ -173,9 +174,7 @@ function wallTime(
   what: "start" | "end",
   notes: ImportNote[],
 ): string | undefined {
-  const local = instant + offsetMinutes(zone, instant) * MINUTE_MS;
-  const minutes = Math.floor((local % DAY_MS) / MINUTE_MS);
-  const text = `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+  const { clock: text, minutes } = localDateAndClock(zone, instant);
   if (resolveWallTime(zone, date, minutes) !== instant) {
     const reason =
       instant % MINUTE_MS !== 0

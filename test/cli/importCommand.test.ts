@@ -27,7 +27,7 @@ describe("spi-static import", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/SI\.xml:58:4: element <geolocation> is not imported\n/);
     expect(run.stdout).toMatch(
-      /spi-static: imported 1 service and 9 programmes into out1 \(3 files\); \d+ notes on what the data cannot say; valid\n$/,
+      /spi-static: imported 1 service and 9 programmes into out1 \(4 files\); \d+ notes on what the data cannot say; valid\n$/,
     );
     const schedule = await readFile(join(root, "out1/schedules/london.yaml"), "utf8");
     expect(schedule).toMatch(

@@ -2,6 +2,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { buildSite } from "../../src/buildSite.js";
 import { type ImportResult, importToDataFolder } from "../../src/import/importToDataFolder.js";
 import { programmeFactsOf, siteProgrammes } from "./programmeFacts.js";
@@ -59,21 +60,41 @@ describe("importing a real broadcaster's PI document (Heart, 2016) with an SI do
       expect.arrayContaining([
         "SI.xml:58:4: element <geolocation> is not imported ×1",
         'SI.xml:19:3: genre urn:tva:metadata:cs:ContentCS:2004:3.6.10 has no label: labelled "3.6.10"; give it a name ×1',
-        "PI_real.xml:5:3: programme CRIDs are not kept: the build derives each from service and start (crid://epg.musicradio.com/london/<yyyyMMddHHmm>) ×9",
         "PI_real.xml:5:3: shortIds are not kept: the build writes 0 ×9",
       ]),
     );
   });
 
-  it("keeps each version of a show that changed between airings, in the show's group", async () => {
+  it("keeps each airing's CRID, and what one airing publishes unlike its show, as episodes", async () => {
+    const week = parse(await readFile(join(work, "data/episodes/london/2016-W39.yaml"), "utf8"));
+    expect(week.episodes).toHaveLength(9);
+    expect(week.episodes[0]).toEqual({
+      date: "2016-09-28",
+      start: "22:00",
+      show: "lucy-ellis",
+      crid: "crid://epg.musicradio.com/programmes/650/3385690",
+    });
+    // Lucy Ellis on the 29th shows other images than on the 28th: the same show, its own images.
+    expect(week.episodes[8]).toMatchObject({
+      date: "2016-09-29",
+      start: "22:00",
+      show: "lucy-ellis",
+      crid: "crid://epg.musicradio.com/programmes/650/3385691",
+      images: [
+        {
+          url: "http://mediaweb.musicradio.com/ArtWork/SES/c2953ee1-2a09-4e20-975f-383f95067c6a.png",
+          size: "600x320",
+        },
+        {
+          url: "http://mediaweb.musicradio.com/ArtWork/SES/8a2fe380-0c37-41a2-8f33-48243ec65968.png",
+          size: "2048x2048",
+        },
+      ],
+    });
     const schedule = await readFile(join(work, "data/schedules/london.yaml"), "utf8");
-    // Lucy Ellis on the 28th and the 29th has other images: two shows of group 650.
     expect(schedule).toMatch(
       /lucy-ellis:\n(.*\n)*? {4}group: crid:\/\/epg\.musicradio\.com\/programmes\/650\n/,
     );
-    expect(schedule).toMatch(
-      /lucy-ellis-2:\n(.*\n)*? {4}group: crid:\/\/epg\.musicradio\.com\/programmes\/650\n/,
-    );
-    expect(schedule).toContain('{ start: "22:00", end: "01:00", show: lucy-ellis-2 }');
+    expect(schedule).not.toContain("lucy-ellis-2");
   });
 });

@@ -4,10 +4,12 @@ import sax from "sax";
 
 /**
  * What a listener sees of each programme in a set of PI documents, read with a plain SAX pass
- * (not the importer's reader, so a reading mistake cannot hide on both sides): times, names,
- * descriptions, images and links, each programme once per start.
+ * (not the importer's reader, so a reading mistake cannot hide on both sides): CRID, group,
+ * times, names, descriptions, images and links, each programme once per start.
  */
 export interface ProgrammeFacts {
+  crid: string;
+  memberOf: string[];
   start: string;
   durationMinutes: number;
   names: string[];
