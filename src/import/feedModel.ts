@@ -84,6 +84,36 @@ export interface FeedServiceInformation {
   services: FeedService[];
 }
 
+/** A programmeEvent: a segment placed within its programme. */
+export interface FeedEvent extends FeedTextsOfProgramme {
+  id: string;
+  shortId: number | undefined;
+  /** After the programme's start, and how long, ms. */
+  offset: number;
+  duration: number;
+  origin: string;
+}
+
+/** What a programme and its events publish besides times. */
+export interface FeedTextsOfProgramme {
+  names: FeedNames;
+  descriptions: FeedDescriptions;
+  images: FeedImage[];
+  genres: FeedGenre[];
+  keywords: LocalisedText[];
+  links: FeedLink[];
+}
+
+/** An onDemand: where and when an airing can be replayed. */
+export interface FeedOnDemand {
+  /** presentationTime, UTC ms; `start` and `end` may be absent. */
+  start: number | undefined;
+  end: number | undefined;
+  duration: number;
+  files: FeedBearer[];
+  origin: string;
+}
+
 /** One airing: a programme's `time` element (a programme with two times airs twice). */
 export interface FeedProgramme {
   crid: string;
@@ -95,6 +125,8 @@ export interface FeedProgramme {
   keywords: LocalisedText[];
   memberOf: string[];
   links: FeedLink[];
+  events: FeedEvent[];
+  onDemand: FeedOnDemand[];
   /** UTC instants, ms. */
   start: number;
   end: number;

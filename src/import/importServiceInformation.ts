@@ -4,7 +4,7 @@ import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../load/spiFormat.js";
 import type { FeedDescribed, FeedImage, FeedService } from "./feedModel.js";
 import { importLinks, importTexts, withinLimit } from "./feedTexts.js";
 import type { ImportNote } from "./importNote.js";
-import { importGenre } from "./importShows.js";
+import { importGenre } from "./importProgrammeMedia.js";
 
 /** The provider and the services of an SI document, as provider.yaml and services/*.yaml. */
 

@@ -1,11 +1,11 @@
-import type { EpisodeInput, Genre, Link, Show } from "../load/inputSchema.js";
-import { sameLanguage } from "../load/languageTag.js";
-import { imageMimeType } from "../load/mediaType.js";
+import type { EpisodeInput, Link, Show } from "../load/inputSchema.js";
 import { websiteLabel } from "../render/websiteLabel.js";
 import { programmeCrid, showGroupCrid } from "../schedule/programmeCrid.js";
-import type { FeedGenre, FeedImage, FeedLink, FeedProgramme } from "./feedModel.js";
+import type { FeedLink, FeedProgramme } from "./feedModel.js";
 import { importLinks, importTexts } from "./feedTexts.js";
 import type { ImportNote } from "./importNote.js";
+import { importGenre, importImage } from "./importProgrammeMedia.js";
+import { importEvents, importOnDemand, placedEvents } from "./importProgrammeParts.js";
 
 /** What a service's shows are made from, and what the build will derive on its own. */
 export interface ShowContext {
@@ -92,8 +92,11 @@ export function importShows(
   const episodes: (EpisodeContent | undefined)[] = [];
   keys.forEach((key, index) => {
     const airing = airings[index] as FeedProgramme;
-    const { id, fields = {} } = placed.get(`${key.group}\n${key.version}`) ?? { id: "" };
+    const { id, fields: versionFields = {} } = placed.get(`${key.group}\n${key.version}`) ?? {
+      id: "",
+    };
     showIds.push(id);
+    const fields = withoutPlacedEvents(versionFields, shows[id], airing);
     const derived = programmeCrid(context.cridAuthority, context.serviceId, airing.start);
     const crid = airing.crid !== derived && airing.crid !== "" ? { crid: airing.crid } : {};
     const given = Object.keys(fields).length > 0 || "crid" in crid;
@@ -102,6 +105,29 @@ export function importShows(
   // In id order: the same shows are listed alike, whichever days the feed showed first.
   const sorted = Object.fromEntries(Object.entries(shows).sort(([a], [b]) => a.localeCompare(b)));
   return { shows: sorted, showIds, episodes };
+}
+
+/**
+ * An episode's events are needed only where the show's, placed in this airing as the build
+ * places them, are not what the airing publishes: an hourly bulletin is one event with `every`
+ * whether the airing holds three of them or seven.
+ */
+function withoutPlacedEvents(
+  fields: Partial<Show>,
+  show: Show | undefined,
+  airing: FeedProgramme,
+): Partial<Show> {
+  if (!("events" in fields) || !show) return fields;
+  const minutes = Math.floor((airing.end - airing.start) / 60_000);
+  const own = placedEvents(show.events, minutes);
+  if (
+    own === undefined ||
+    JSON.stringify(own) !== JSON.stringify(placedEvents(fields.events, minutes))
+  ) {
+    return fields;
+  }
+  const { events: _same, ...rest } = fields;
+  return rest;
 }
 
 /** A field an episode can empty by giving it empty; the others it can only replace. */
@@ -144,6 +170,8 @@ function showOf(airing: FeedProgramme, context: ShowContext, notes: ImportNote[]
   const genres = airing.genres.map((genre) => importGenre(genre, context.language, origin, notes));
   const { website, links } = splitLinks(texts.links, airing, context, notes);
   const { description, keywords, translations } = texts;
+  const events = importEvents(airing, context.language, notes);
+  const onDemand = importOnDemand(airing, notes);
   return {
     name,
     ...(description ? { description } : {}),
@@ -153,60 +181,9 @@ function showOf(airing: FeedProgramme, context: ShowContext, notes: ImportNote[]
     ...(keywords.length > 0 ? { keywords } : {}),
     ...(links.length > 0 ? { links } : {}),
     ...(Object.keys(translations).length > 0 ? { translations } : {}),
+    ...(events.length > 0 ? { events } : {}),
+    ...(onDemand ? { onDemand } : {}),
   };
-}
-
-function importImage(image: FeedImage, notes: ImportNote[]): NonNullable<Show["images"]> {
-  if (image.width === undefined || image.height === undefined) {
-    notes.push({
-      origin: image.origin,
-      message: `image ${image.url} without width and height is not imported (a programme image needs its size)`,
-    });
-    return [];
-  }
-  const mimeValue = image.mimeValue ?? imageMimeType(image.url);
-  if (mimeValue === undefined) {
-    notes.push({
-      origin: image.origin,
-      message: `image ${image.url} names no media type and its URL has no image extension: not imported`,
-    });
-    return [];
-  }
-  return [
-    {
-      url: image.url,
-      size: `${image.width}x${image.height}`,
-      ...(mimeValue !== imageMimeType(image.url) ? { mimeValue } : {}),
-    },
-  ];
-}
-
-/**
- * A genre needs a label in the data: one without gets its URN's last part, and a note. Its
- * label is published in the owner's language: one in another language is noted.
- */
-export function importGenre(
-  genre: FeedGenre,
-  language: string,
-  origin: string,
-  notes: ImportNote[],
-): Genre {
-  if (genre.name !== undefined && !sameLanguage(genre.language, language)) {
-    notes.push({
-      origin,
-      message: `genre label "${genre.name}" is in ${genre.language}: it is published in ${language}, the owner's language`,
-    });
-  }
-  let name = genre.name;
-  if (name === undefined) {
-    name = genre.href.split(":").pop() ?? genre.href;
-    notes.push({
-      origin,
-      message: `genre ${genre.href} has no label: labelled "${name}"; give it a name`,
-    });
-  }
-  const type = genre.type === "secondary" || genre.type === "other" ? genre.type : undefined;
-  return { href: genre.href, name, ...(type ? { type } : {}) };
 }
 
 /**

@@ -1,7 +1,13 @@
-import type { FeedProgramme, FeedProgrammeInformation } from "./feedModel.js";
+import type {
+  FeedEvent,
+  FeedOnDemand,
+  FeedProgramme,
+  FeedProgrammeInformation,
+} from "./feedModel.js";
 import type { ImportNote } from "./importNote.js";
 import {
   DEFAULT_LANGUAGE,
+  integerAttribute,
   originOf,
   readGenres,
   readKeywords,
@@ -72,6 +78,7 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
       return id === undefined ? [] : [id.trim()];
     }),
     links: readLinks(element),
+    onDemand: element.children("onDemand").flatMap((o) => readOnDemand(o, notes)),
     origin,
   };
   for (const attribute of ["recommendation", "broadcast"] as const) {
@@ -105,7 +112,10 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
           message: "actualTime/actualDuration differ from the billed time: the billed time is kept",
         });
       }
-      airings.push({ ...content, start, end: start + duration, origin });
+      const events = element
+        .children("programmeEvent")
+        .flatMap((event) => readEvent(event, start, notes));
+      airings.push({ ...content, events, start, end: start + duration, origin });
     }
     // Relative times and location bearers stay unread, so the report lists them.
   }
@@ -113,4 +123,80 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
     notes.push({ origin, message: `programme ${crid} has no <location> with a time: left out` });
   }
   return airings;
+}
+
+/** A programmeEvent, its time made relative to its programme's start. */
+function readEvent(element: XmlElement, programmeStart: number, notes: ImportNote[]): FeedEvent[] {
+  const origin = originOf(element.position);
+  element.attribute("version");
+  const shortIdText = element.attribute("shortId");
+  const names = readNames(element);
+  const { descriptions, images } = readMediaDescriptions(element);
+  const texts = {
+    id: element.attribute("id")?.trim() ?? "",
+    shortId: shortIdText === undefined ? undefined : Number(shortIdText),
+    names,
+    descriptions,
+    images,
+    genres: readGenres(element),
+    keywords: readKeywords(element),
+    links: readLinks(element),
+    origin,
+  };
+  const location = element.child("location");
+  const relative = location?.child("relativeTime");
+  const absolute = location?.child("time");
+  let offset: number | undefined;
+  let duration: number | undefined;
+  if (relative) {
+    offset = parseDuration(relative.attribute("time") ?? "");
+    duration = parseDuration(relative.attribute("duration") ?? "");
+  } else if (absolute) {
+    const at = parseTimePoint(absolute.attribute("time") ?? "");
+    offset = at === undefined ? undefined : at - programmeStart;
+    duration = parseDuration(absolute.attribute("duration") ?? "");
+  }
+  if (offset === undefined || duration === undefined || offset < 0) {
+    notes.push({
+      origin,
+      message: "a programmeEvent without a time within its programme and a duration is left out",
+    });
+    return [];
+  }
+  return [{ ...texts, offset, duration }];
+}
+
+/** An onDemand: its presentation window and a bearer per file. */
+function readOnDemand(element: XmlElement, notes: ImportNote[]): FeedOnDemand[] {
+  const origin = originOf(element.position);
+  const presentation = element.child("presentationTime");
+  const duration = parseDuration(presentation?.attribute("duration") ?? "");
+  if (duration === undefined) {
+    notes.push({ origin, message: "an onDemand without a presentationTime duration is left out" });
+    return [];
+  }
+  const start = presentation?.attribute("start");
+  const end = presentation?.attribute("end");
+  return [
+    {
+      start: start === undefined ? undefined : parseTimePoint(start),
+      end: end === undefined ? undefined : parseTimePoint(end),
+      duration,
+      files: element.children("bearer").flatMap((bearer) => {
+        const id = bearer.attribute("id");
+        if (id === undefined) return [];
+        return [
+          {
+            id: id.trim(),
+            cost: integerAttribute(bearer, "cost"),
+            offset: integerAttribute(bearer, "offset"),
+            mimeValue: bearer.attribute("mimeValue"),
+            bitrate: integerAttribute(bearer, "bitrate"),
+            origin: originOf(bearer.position),
+          },
+        ];
+      }),
+      origin,
+    },
+  ];
 }

@@ -5,11 +5,16 @@ import sax from "sax";
 /**
  * What a listener sees of each programme in a set of PI documents, read with a plain SAX pass
  * (not the importer's reader, so a reading mistake cannot hide on both sides): CRID, group,
- * times, names, descriptions, images and links, each programme once per start.
+ * times, names, descriptions, images, links, programme events and on-demand, each programme
+ * once per start.
  */
 export interface ProgrammeFacts {
   crid: string;
   memberOf: string[];
+  /** Each programmeEvent: its elements and attributes in document order. */
+  events: string[];
+  /** Each onDemand's elements and attributes. */
+  onDemand: string[];
   start: string;
   durationMinutes: number;
   names: string[];
@@ -24,10 +29,16 @@ export function programmeFactsOf(xml: string): ProgrammeFacts[] {
   let current: ProgrammeFacts | undefined;
   let textOf: string | undefined;
   let text = "";
+  let inEvent = false;
+  let inOnDemand = false;
   parser.onopentag = (tag) => {
     const a = tag.attributes as Record<string, string>;
     if (tag.name === "programme") {
       current = {
+        crid: a.id ?? "",
+        memberOf: [],
+        events: [],
+        onDemand: [],
         start: "",
         durationMinutes: 0,
         names: [],
@@ -35,6 +46,22 @@ export function programmeFactsOf(xml: string): ProgrammeFacts[] {
         images: [],
         links: [],
       };
+    } else if (current && tag.name === "programmeEvent") {
+      inEvent = true;
+      current.events.push(`event ${a.id}`);
+    } else if (current && inEvent) {
+      // An event's own names, times and links, in document order.
+      current.events.push(`${tag.name} ${JSON.stringify(a)}`);
+      if (/Name$|Description$/.test(tag.name)) {
+        textOf = tag.name;
+        text = "";
+      }
+    } else if (current && inOnDemand) {
+      current.onDemand.push(`${tag.name} ${JSON.stringify(a)}`);
+    } else if (current && tag.name === "onDemand") {
+      inOnDemand = true;
+    } else if (current && tag.name === "memberOf") {
+      current.memberOf.push(a.id ?? "");
     } else if (current && tag.name === "time" && a.time) {
       current.start = new Date(Date.parse(a.time)).toISOString();
       const [, h = "0", m = "0"] = /^PT(?:(\d+)H)?(?:(\d+)M)?/.exec(a.duration ?? "") ?? [];
@@ -55,10 +82,16 @@ export function programmeFactsOf(xml: string): ProgrammeFacts[] {
   parser.oncdata = addText;
   parser.onclosetag = (name) => {
     if (current && name === textOf) {
-      const list = name.endsWith("Name") ? current.names : current.descriptions;
+      const list = inEvent
+        ? current.events
+        : name.endsWith("Name")
+          ? current.names
+          : current.descriptions;
       list.push(`${name}: ${text.trim()}`);
       textOf = undefined;
     }
+    if (name === "programmeEvent") inEvent = false;
+    if (name === "onDemand") inOnDemand = false;
     if (name === "programme" && current) {
       programmes.push(current);
       current = undefined;
