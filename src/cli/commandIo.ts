@@ -12,8 +12,12 @@ export interface CommandIo {
   stderr(lines: string): void;
   /** stderr when it is a terminal, for a self-overwriting progress line; absent in cron logs, pipes and tests. */
   readonly terminal?: NodeJS.WriteStream | undefined;
-  /** Aborted on SIGINT or SIGTERM: a command that runs until stopped (serve) ends on it. */
-  readonly signal: AbortSignal;
+  /**
+   * For a command that runs until stopped (serve): a signal aborted on SIGINT or SIGTERM. Only
+   * a command that asks for it stops gracefully; for every other one (a build) those signals
+   * end the process at once, as they always did.
+   */
+  stopSignal(): AbortSignal;
 }
 
 /** What a finished command run amounts to: its exit code and everything it printed. */

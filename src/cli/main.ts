@@ -10,15 +10,19 @@ const stopOnSignal = () => {
   process.off("SIGTERM", stopOnSignal);
   stop.abort();
 };
-process.on("SIGINT", stopOnSignal);
-process.on("SIGTERM", stopOnSignal);
 
 const io: CommandIo = {
   env: process.env,
   stdout: (lines) => process.stdout.write(`${lines}\n`),
   stderr: (lines) => process.stderr.write(`${lines}\n`),
   terminal: process.stderr.isTTY ? process.stderr : undefined,
-  signal: stop.signal,
+  stopSignal() {
+    if (!process.listeners("SIGTERM").includes(stopOnSignal)) {
+      process.on("SIGINT", stopOnSignal);
+      process.on("SIGTERM", stopOnSignal);
+    }
+    return stop.signal;
+  },
 };
 
 try {

@@ -105,7 +105,7 @@ export async function serveCommand(options: ServeOptions, io: CommandIo): Promis
     }
   }
   io.stdout(banner.join("\n"));
-  await untilAborted(io.signal);
+  await untilAborted(io.stopSignal());
   await preview.close();
   await watcher?.close();
   return EXIT.ok;

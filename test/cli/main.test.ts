@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -36,5 +37,19 @@ describe("the spi-static binary", () => {
     const usage = await runCli(["build", "--data", join(root, "nope")], root);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe(`spi-static: --data ${join(root, "nope")}: no such folder\n`);
+  });
+
+  it("ends a build at once on SIGTERM, as any process ends (only serve stops gracefully)", async () => {
+    const child = spawn(
+      process.execPath,
+      [resolve("dist/cli/main.js"), "build", "--data", resolve("data"), "--out", join(root, "out")],
+      { env: { ...process.env, SPI_STATIC_DEBUG: "all" } },
+    );
+    // The first debug line: the build is under way, past any handler the CLI could install.
+    child.stderr.once("data", () => child.kill("SIGTERM"));
+    const ended = await new Promise<{ code: number | null; signal: string | null }>((done) =>
+      child.on("exit", (code, signal) => done({ code, signal })),
+    );
+    expect(ended).toEqual({ code: null, signal: "SIGTERM" });
   });
 });

@@ -58,7 +58,7 @@ describe("the option parsers", () => {
       env: {},
       stdout: () => {},
       stderr: () => {},
-      signal: new AbortController().signal,
+      stopSignal: () => new AbortController().signal,
     };
     const program = commandLine(io, async () => {});
     const unchecked: string[] = [];

@@ -19,7 +19,7 @@ function capture() {
     stderr: (lines) => {
       printed.stderr += `${lines}\n`;
     },
-    signal: new AbortController().signal,
+    stopSignal: () => new AbortController().signal,
   };
   return { io, printed };
 }

@@ -30,7 +30,7 @@ export async function runInProcess(
     stderr: (lines) => {
       stderr += `${lines}\n`;
     },
-    signal,
+    stopSignal: () => signal,
   };
   // Relative paths and the default ./data are the user's folder: the test's files run one at a
   // time in their own process (vitest's forks pool), so changing it for the run is safe.
