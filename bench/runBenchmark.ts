@@ -31,6 +31,8 @@ const { values: options } = parseArgs({
     /** Keep the temporary folder (dataset and output) for a look afterwards. */
     keep: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
+    /** Rounds of the whole sequence (full, floor, unchanged, edit, nightly); medians reported. */
+    rounds: { type: "string", default: "1" },
     /**
      * The big-input case: `validate` on one schedule of this many MB of unused shows (a warning
      * each), at a quarter, half and all of it, then a file over the limit; 0 skips it.
@@ -40,6 +42,8 @@ const { values: options } = parseArgs({
     cli: { type: "string", default: join(repoRoot, "dist", "cli", "main.js") },
   },
 });
+const DAY_MS = 86_400_000;
+const loadAverageAtStart = round2(loadavg()[0] ?? 0);
 const serviceCount = Number(options.services);
 if (!Number.isInteger(serviceCount) || serviceCount < 1) {
   throw new Error(`--services must be a positive integer, not ${options.services}`);
@@ -64,13 +68,156 @@ const root = await mkdtemp(join(tmpdir(), "spi-bench-"));
 const dataDir = join(root, "data");
 const outDir = join(root, "out");
 const floorDir = join(root, "floor");
+const rounds = Number(options.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  throw new Error(`--rounds must be a positive integer, not ${options.rounds}`);
+}
+const startClock = Date.parse(options.now);
 try {
   const generated = performance.now();
   await writeSyntheticDataset(dataDir, serviceCount);
   log(`dataset: ${serviceCount} services in ${seconds(generated).toFixed(1)} s → ${dataDir}`);
 
+  const measured: RoundResult[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Each round starts from the same data and an empty folder, a day later than the last:
+    // the copy and the builds alternate, so a busy minute on the machine hits both.
+    if (round > 0) await writeSyntheticDataset(dataDir, serviceCount);
+    await rm(outDir, { recursive: true, force: true });
+    measured.push(await measureRound(startClock + round * 2 * DAY_MS));
+    log(`round ${round + 1} of ${rounds} done`);
+  }
+  const bigInput = await measureBigInputs(Number(options["big-input-mb"]));
+
+  const first = measured[0] as RoundResult;
+  const { documents, bytes } = first;
+  const mb = bytes / 1e6;
+  const median = (pick: (r: RoundResult) => number) => round2(medianOf(measured.map(pick)));
+  const floor = median((r) => r.floor);
+  const full = median((r) => r.full.seconds);
+  const step = (pick: (r: RoundResult) => Run) => ({
+    seconds: median((r) => pick(r).seconds),
+    cpuSeconds: median((r) => pick(r).cpuSeconds),
+    overFloor: median((r) => pick(r).seconds / r.floor),
+    ofFullBuild: median((r) => pick(r).seconds / r.full.seconds),
+    peakRssMb: median((r) => pick(r).peakRssMb),
+    summary: pick(measured.at(-1) as RoundResult).summary,
+  });
+  const result = {
+    services: serviceCount,
+    documents,
+    megabytes: round2(mb),
+    rounds,
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      memoryGb: round2(totalmem() / 2 ** 30),
+      node: process.version,
+      loadAverageAtStart,
+      loadAverageAtEnd: round2(loadavg()[0] ?? 0),
+    },
+    copyFloor: {
+      how: "cp -r of the built tree into an empty folder after sync, page cache warm, median of 3",
+      seconds: floor,
+      megabytesPerSecond: round2(mb / floor),
+    },
+    fullBuild: {
+      ...step((r) => r.full),
+      documentsPerSecond: Math.round(documents / full),
+      megabytesPerSecond: round2(mb / full),
+    },
+    fullBuildOverFloor: median((r) => r.full.seconds / r.floor),
+    unchangedRebuild: {
+      ...step((r) => r.unchanged),
+      filesRewritten: Math.max(...measured.map((r) => r.rewrittenUnchanged)),
+    },
+    oneServiceChanged: {
+      ...step((r) => r.oneService),
+      filesRewritten: Math.max(...measured.map((r) => r.rewrittenOne)),
+      filesOutsideTheService: Math.max(...measured.map((r) => r.strays)),
+    },
+    nightlyDayRoll: {
+      ...step((r) => r.nightly),
+      filesRewritten: Math.max(...measured.map((r) => r.rewrittenNightly)),
+    },
+    bigInput,
+  };
+
+  if (options.json) {
+    console.log(JSON.stringify(result));
+  } else {
+    const { machine } = result;
+    const line = (name: string, s: ReturnType<typeof step>, extra: string) =>
+      `  ${name.padEnd(19)} ${fmt(s.seconds)} s (CPU ${fmt(s.cpuSeconds)} s)  ${String(s.overFloor).padStart(5)}× floor  ${String(Math.round(s.ofFullBuild * 100)).padStart(3)}% of full  peak RSS ${s.peakRssMb} MB  ${extra}`;
+    console.log(
+      [
+        `spi-static benchmark: ${serviceCount} services, ${documents} documents, ${round2(mb)} MB, medians of ${rounds} round(s)`,
+        `  machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAverageAtStart} → ${machine.loadAverageAtEnd}`,
+        `  copy floor (cp -r)  ${fmt(floor)} s  ${result.copyFloor.megabytesPerSecond} MB/s (page cache, median of 3 per round)`,
+        line(
+          "full build",
+          result.fullBuild,
+          `${result.fullBuild.documentsPerSecond} documents/s, ${result.fullBuild.megabytesPerSecond} MB/s`,
+        ),
+        line(
+          "unchanged rebuild",
+          result.unchangedRebuild,
+          `${result.unchangedRebuild.filesRewritten} files rewritten`,
+        ),
+        line(
+          "nightly day-roll",
+          result.nightlyDayRoll,
+          `${result.nightlyDayRoll.filesRewritten} files rewritten`,
+        ),
+        line(
+          "one service edited",
+          result.oneServiceChanged,
+          `${result.oneServiceChanged.filesRewritten} files rewritten (${result.oneServiceChanged.filesOutsideTheService} outside ${syntheticServiceId(0)})`,
+        ),
+        ...bigInput.map(
+          (step) =>
+            `  big input ${step.megabytes.toFixed(2).padStart(5)} MB  ${fmt(step.seconds)} s (CPU ${fmt(step.cpuSeconds)} s)  ` +
+            `${step.unusedShows} unused shows, ${step.cpuMicrosecondsPerShow} µs CPU each, peak RSS ${step.peakRssMb} MB, exit ${step.exitCode}` +
+            (step.refused ? " (refused: over the size limit)" : ""),
+        ),
+      ].join("\n"),
+    );
+  }
+  const { unchangedRebuild, oneServiceChanged, nightlyDayRoll } = result;
+  if (
+    unchangedRebuild.filesRewritten > 0 ||
+    oneServiceChanged.filesOutsideTheService > 0 ||
+    nightlyDayRoll.filesRewritten > serviceCount
+  ) {
+    process.exitCode = 1;
+  }
+} finally {
+  if (options.keep) log(`kept ${root}`);
+  else await rm(root, { recursive: true, force: true });
+}
+
+interface RoundResult {
+  documents: number;
+  bytes: number;
+  floor: number;
+  full: Run;
+  unchanged: Run;
+  oneService: Run;
+  nightly: Run;
+  rewrittenUnchanged: number;
+  rewrittenOne: number;
+  strays: number;
+  rewrittenNightly: number;
+}
+
+/**
+ * One round: a full build into an empty folder at `now`, the copy floor of its tree, a rebuild
+ * of the same data at the same clock, one service's schedule edited, then the next night (the
+ * clock a day later, nothing else changed) into the same folder.
+ */
+async function measureRound(now: number): Promise<RoundResult> {
   await settleDisk();
-  const full = await build();
+  const full = await build(now);
   const tree = await scan(outDir);
   const documents = [...tree.stamps.keys()].filter((p) => p.endsWith(".xml")).length;
   log(`full build: ${full.seconds.toFixed(2)} s`);
@@ -81,93 +228,49 @@ try {
     await settleDisk();
     copies.push(await timed("cp", ["-r", outDir, floorDir]));
   }
-  const floor = copies.sort((a, b) => a - b)[1] as number;
+  const floor = medianOf(copies);
   const floorTree = await scan(floorDir);
+  await rm(floorDir, { recursive: true, force: true });
   if (floorTree.bytes !== tree.bytes) throw new Error("the copy differs in size from the build");
 
   await settleDisk();
-  const unchanged = await build();
+  const unchanged = await build(now);
   const unchangedTree = await scan(outDir);
-  const rewrittenUnchanged = changedFiles(tree, unchangedTree);
   log(`unchanged rebuild: ${unchanged.seconds.toFixed(2)} s`);
 
   await renameOneShow(dataDir, 0);
   await settleDisk();
-  const oneService = await build();
+  const oneService = await build(now);
   const oneServiceTree = await scan(outDir);
   const rewrittenOne = changedFiles(unchangedTree, oneServiceTree);
   const serviceFolder = `radiodns/spi/3.1/id/${SYNTHETIC_HOST}/${syntheticServiceId(0)}/`;
-  const strays = rewrittenOne.filter((p) => !p.startsWith(serviceFolder));
+  log(`one service edited: ${oneService.seconds.toFixed(2)} s`);
 
-  const bigInput = await measureBigInputs(Number(options["big-input-mb"]));
-
-  const mb = tree.bytes / 1e6;
-  const result = {
-    services: serviceCount,
+  await settleDisk();
+  const nightly = await build(now + DAY_MS);
+  const nightlyTree = await scan(outDir);
+  log(`nightly day-roll: ${nightly.seconds.toFixed(2)} s`);
+  return {
     documents,
-    megabytes: round(mb),
-    machine: {
-      cpus: cpus().length,
-      cpu: cpus()[0]?.model,
-      memoryGb: round(totalmem() / 2 ** 30),
-      node: process.version,
-      loadAverageAtEnd: round(loadavg()[0] ?? 0),
-    },
-    fullBuild: {
-      seconds: round(full.seconds),
-      cpuSeconds: round(full.cpuSeconds),
-      documentsPerSecond: Math.round(documents / full.seconds),
-      megabytesPerSecond: round(mb / full.seconds),
-      peakRssMb: full.peakRssMb,
-      summary: full.summary,
-    },
-    copyFloor: { seconds: round(floor), megabytesPerSecond: round(mb / floor) },
-    fullBuildOverFloor: round(full.seconds / floor),
-    unchangedRebuild: {
-      seconds: round(unchanged.seconds),
-      cpuSeconds: round(unchanged.cpuSeconds),
-      ofFullBuild: round(unchanged.seconds / full.seconds),
-      filesRewritten: rewrittenUnchanged.length,
-      peakRssMb: unchanged.peakRssMb,
-      summary: unchanged.summary,
-    },
-    oneServiceChanged: {
-      seconds: round(oneService.seconds),
-      cpuSeconds: round(oneService.cpuSeconds),
-      filesRewritten: rewrittenOne.length,
-      filesOutsideTheService: strays.length,
-      peakRssMb: oneService.peakRssMb,
-      summary: oneService.summary,
-    },
-    bigInput,
+    bytes: tree.bytes,
+    floor,
+    full,
+    unchanged,
+    oneService,
+    nightly,
+    rewrittenUnchanged: changedFiles(tree, unchangedTree).length,
+    rewrittenOne: rewrittenOne.length,
+    strays: rewrittenOne.filter((p) => !p.startsWith(serviceFolder)).length,
+    rewrittenNightly: changedFiles(oneServiceTree, nightlyTree).length,
   };
+}
 
-  if (options.json) {
-    console.log(JSON.stringify(result));
-  } else {
-    const { machine } = result;
-    console.log(
-      [
-        `spi-static benchmark: ${serviceCount} services, ${documents} documents, ${round(mb)} MB`,
-        `  machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAverageAtEnd}`,
-        `  full build          ${fmt(full.seconds)} s (CPU ${fmt(full.cpuSeconds)} s)  ${result.fullBuild.documentsPerSecond} documents/s  ${result.fullBuild.megabytesPerSecond} MB/s  peak RSS ${full.peakRssMb} MB`,
-        `  copy floor (cp -r)  ${fmt(floor)} s  ${result.copyFloor.megabytesPerSecond} MB/s (median of 3)`,
-        `  full build / floor  ${result.fullBuildOverFloor}×`,
-        `  unchanged rebuild   ${fmt(unchanged.seconds)} s (CPU ${fmt(unchanged.cpuSeconds)} s)  ${Math.round(result.unchangedRebuild.ofFullBuild * 100)}% of the full build, ${rewrittenUnchanged.length} files rewritten, peak RSS ${unchanged.peakRssMb} MB`,
-        `  one service edited  ${fmt(oneService.seconds)} s (CPU ${fmt(oneService.cpuSeconds)} s)  ${rewrittenOne.length} files rewritten (${strays.length} outside ${syntheticServiceId(0)}), peak RSS ${oneService.peakRssMb} MB`,
-        ...bigInput.map(
-          (step) =>
-            `  big input ${step.megabytes.toFixed(2).padStart(5)} MB  ${fmt(step.seconds)} s (CPU ${fmt(step.cpuSeconds)} s)  ` +
-            `${step.unusedShows} unused shows, ${step.cpuMicrosecondsPerShow} µs CPU each, peak RSS ${step.peakRssMb} MB, exit ${step.exitCode}` +
-            (step.refused ? " (refused: over the size limit)" : ""),
-        ),
-      ].join("\n"),
-    );
-  }
-  if (rewrittenUnchanged.length > 0 || strays.length > 0) process.exitCode = 1;
-} finally {
-  if (options.keep) log(`kept ${root}`);
-  else await rm(root, { recursive: true, force: true });
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**
@@ -178,9 +281,10 @@ async function settleDisk(): Promise<void> {
   await timed("sync", []);
 }
 
-/** One `spi-static build` over the dataset, in its own process. */
-async function build(): Promise<Run> {
-  const args = ["build", "--data", dataDir, "--out", outDir, "--now", options.now, "--json"];
+/** One `spi-static build` over the dataset at the clock `now`, in its own process. */
+async function build(now: number): Promise<Run> {
+  const clock = new Date(now).toISOString();
+  const args = ["build", "--data", dataDir, "--out", outDir, "--now", clock, "--json"];
   const { code, stdout, stderr, ...usage } = await measure(args);
   if (code !== 0) throw new Error(`build failed (exit ${code}):\n${stdout}\n${stderr}`);
   const summaryLine = stdout.split("\n").findLast((line) => line.startsWith("{"));
@@ -248,14 +352,14 @@ async function measureBigInputs(megabytes: number) {
       throw new Error(`validate did not report what the big input holds:\n${stdout}\n${stderr}`);
     }
     steps.push({
-      megabytes: round(size / 2 ** 20),
+      megabytes: round2(size / 2 ** 20),
       unusedShows,
       refused,
       exitCode: code,
       ...usage,
       cpuMicrosecondsPerShow: Math.round((usage.cpuSeconds * 1e6) / unusedShows),
     });
-    log(`big input: ${round(size / 2 ** 20)} MB validated in ${usage.seconds.toFixed(2)} s`);
+    log(`big input: ${round2(size / 2 ** 20)} MB validated in ${usage.seconds.toFixed(2)} s`);
     await rm(bigDir, { recursive: true, force: true });
   }
   return steps;
@@ -312,7 +416,7 @@ function seconds(since: number): number {
   return (performance.now() - since) / 1000;
 }
 
-function round(value: number): number {
+function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 

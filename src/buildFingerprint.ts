@@ -23,11 +23,27 @@ export interface FingerprintInputs {
  */
 export function fingerprintBuild({ dataDir, keyDigests }: FingerprintInputs): string {
   const hash = createHash("sha256");
-  for (const dir of CODE_DIRS) hashFolder(hash, dir, "code");
+  hash.update(`program ${fingerprintProgram()}\0`);
   hash.update(`data folder ${dataDir}\0`);
   hashFolder(hash, dataDir, "data");
   hash.update(`keys ${[...keyDigests].sort().join(",")}\0`);
   return hash.digest("hex");
+}
+
+let programFingerprint: string | undefined;
+
+/**
+ * A SHA-256 over the code that renders and the templates it fills in: part of every document's
+ * inputs (render/documentInputs.ts), so a new version of the program renders everything again.
+ * Hashed once per process: the code does not change while it runs.
+ */
+export function fingerprintProgram(): string {
+  if (programFingerprint === undefined) {
+    const hash = createHash("sha256");
+    for (const dir of CODE_DIRS) hashFolder(hash, dir, "code");
+    programFingerprint = hash.digest("hex");
+  }
+  return programFingerprint;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { fingerprintBuild } from "./buildFingerprint.js";
+import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
 import { debug } from "./debug/debugLog.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
@@ -14,7 +14,8 @@ import {
   publishSite,
 } from "./publish/publishSite.js";
 import { withServiceEntries } from "./render/carriedServices.js";
-import { renderSite } from "./render/renderSite.js";
+import { siteInputs, withInputs } from "./render/documentInputs.js";
+import { planSite } from "./render/renderSite.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "./site/siteContract.js";
 import { addDays } from "./time/plainDate.js";
 import { resolveWallTime } from "./time/wallClock.js";
@@ -85,6 +86,7 @@ export async function buildSite({
       ...upToDate.report,
       upToDate: true,
       rendered: 0,
+      reused: 0,
       written: 0,
       unchanged: upToDate.files.length,
       removed: 0,
@@ -112,16 +114,29 @@ export async function buildSite({
     edgeSiteOf(broadcaster, apiKeys.digests, kept.ids),
     radiodnsHost,
   );
-  const site = renderSite(scheduled, now);
+  const documentInputs = siteInputs(
+    fingerprintProgram(),
+    broadcaster.provider,
+    broadcaster.services,
+  );
+  const site = planSite(scheduled, now, documentInputs);
   // The edge files go last: the worker never names a service whose documents are not yet written.
   function* documents() {
     for (const document of site) {
-      if (document.path === OPEN_SI_PATH) {
-        yield { ...document, content: withServiceEntries(document.content, kept.openSi) };
-      } else if (document.path === KEYED_SI_PATH) {
-        yield { ...document, content: withServiceEntries(document.content, kept.keyedSi) };
-      } else {
+      const carried =
+        document.path === OPEN_SI_PATH
+          ? kept.openSi
+          : document.path === KEYED_SI_PATH
+            ? kept.keyedSi
+            : [];
+      if (carried.length === 0) {
         yield document;
+      } else {
+        yield {
+          path: document.path,
+          inputs: withInputs(document.inputs, carried),
+          render: () => withServiceEntries(document.render(), carried),
+        };
       }
     }
     yield* edgeFiles;
@@ -147,6 +162,7 @@ export async function buildSite({
     ...publish,
     stamp,
     keep: kept.paths,
+    force,
   });
   return {
     ...published,

@@ -1,5 +1,6 @@
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { fileState } from "./fileState.js";
 import { STAMP_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
@@ -25,14 +26,20 @@ export function forgetBuildStamp(outDir: string): void {
   rmSync(join(outDir, STAMP_PATH), { force: true });
 }
 
-/** Written last, after the manifest, when every file of the build is in place. */
+/**
+ * Written last, after the manifest, when every file of the build is in place. `known`: file
+ * states the build already has (from the document record), so those files are not stat'ed again.
+ */
 export function recordBuildStamp<Report>(
   outDir: string,
   stamp: BuildStamp<Report>,
   paths: Iterable<string>,
+  known: ReadonlyMap<string, string> = new Map(),
 ): void {
   const files: Record<string, string> = {};
-  for (const path of [...paths].sort()) files[path] = fileState(join(outDir, path)) ?? "";
+  for (const path of [...paths].sort()) {
+    files[path] = known.get(path) ?? fileState(join(outDir, path)) ?? "";
+  }
   const record: StampFile<Report> = { ...stamp, files };
   writeFileAtomically(join(outDir, STAMP_PATH), `${JSON.stringify(record)}\n`);
 }
@@ -86,14 +93,4 @@ export function readUpToDateSite<Report>(
     }
   }
   return { report: stamp.report, files: paths };
-}
-
-/** Size, modification time and inode: any rewrite or edit of the file changes one of them. */
-function fileState(path: string): string | undefined {
-  try {
-    const stats = statSync(path, { bigint: true });
-    return `${stats.size} ${stats.mtimeNs} ${stats.ino}`;
-  } catch {
-    return undefined;
-  }
 }

@@ -66,7 +66,7 @@ export class DocumentVersions {
     /** versions.json's records, and this build's decisions as it makes them. */
     private readonly records: Map<string, DocumentRecord>,
     /** The highest version unfinished builds journaled per path. */
-    private readonly journaled: Map<string, number>,
+    private readonly journaledVersions: Map<string, number>,
     /** versions.json as read: written again only when it changes. */
     private readonly committed: string,
   ) {}
@@ -113,12 +113,20 @@ export class DocumentVersions {
       this.records.get(path),
       publishedStamp && { version: publishedStamp.version, same },
       content,
-      this.journaled.get(path),
+      this.journaledVersions.get(path),
     );
     this.records.set(path, { version, content });
     return same
       ? { content: published as Buffer, changed: false }
       : { content: withVersion(rendered, stamp, version), changed: true };
+  }
+
+  /**
+   * Whether an unfinished build journaled a version for `path` since the last complete build:
+   * its document must then be rendered and settled again, never reused as recorded.
+   */
+  journaled(path: string): boolean {
+    return this.journaledVersions.has(path);
   }
 
   /** Before the documents are written: their versions, so a killed build never loses one. */

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
-import type { SiteDocument } from "../site/siteContract.js";
+import type { PlannedDocument, SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import {
   type BuildStamp,
@@ -11,11 +11,14 @@ import {
   type UpToDateSite,
 } from "./buildStamp.js";
 import { DocumentVersions } from "./documentVersions.js";
+import { fileState, stateOf } from "./fileState.js";
+import { type InputsRecord, readInputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
 import { PublishError } from "./publishError.js";
 import { removeFiles } from "./removeFiles.js";
 import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";
 import {
+  DOCUMENTS_PATH,
   JOURNAL_PATH,
   LOCK_PATH,
   MANIFEST_PATH,
@@ -26,9 +29,13 @@ import {
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 export interface PublishProgress {
+  /** Documents rendered (and compared with the published file). */
   rendered: number;
   written: number;
+  /** Documents left as they were: rendered the same apart from their stamp, or reused. */
   unchanged: number;
+  /** Documents not rendered at all: their inputs and file were as the last build recorded. */
+  reused: number;
 }
 
 export interface PublishSummary extends PublishProgress {
@@ -46,9 +53,14 @@ export interface PublishOptions {
   onProgress?: (progress: PublishProgress) => void;
   /** Owned files this build does not produce but keeps as they are (`--keep-going`'s broken services). */
   keep?: string[];
+  /** Render every planned document, whatever the inputs record says (`--force`). */
+  force?: boolean;
 }
 
-/** Documents compared together, so the journal gets one append per batch, not per file. */
+/** A document as rendered, or as planned: rendered only when its inputs or its file changed. */
+export type PublishableDocument = SiteDocument | PlannedDocument;
+
+/** Documents taken together, so the journals get one append per batch, not per file. */
 const BATCH_SIZE = 64;
 
 /**
@@ -60,8 +72,8 @@ const BATCH_SIZE = 64;
  */
 export async function publishSite(
   outDir: string,
-  documents: Iterable<SiteDocument> | AsyncIterable<SiteDocument>,
-  { lock, stamp, onProgress, keep = [] }: PublishOptions = {},
+  documents: Iterable<PublishableDocument> | AsyncIterable<PublishableDocument>,
+  { lock, stamp, onProgress, keep = [], force = false }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
   const release = await lockOutputFolder(outDir, lock);
@@ -73,22 +85,27 @@ export async function publishSite(
       DocumentVersions.read(outDir),
     );
     attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
-    const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0 };
+    const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir);
+    const batches: Batches = { outDir, owned, versions, recorded, record: new Map() };
+    const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
     const published = new Set<string>();
-    let batch: SiteDocument[] = [];
+    let seen = 0;
+    let batch: ChangedDocument[] = [];
     for await (const document of documents) {
       if (!isSitePath(document.path) || published.has(document.path)) {
         throw new Error(`the build produced an invalid or repeated output path: ${document.path}`);
       }
       published.add(document.path);
-      batch.push(document);
-      if (batch.length === BATCH_SIZE) {
-        publishBatch(outDir, batch, owned, versions, progress);
+      // Rendered (or not) as it arrives, so the render stage's debug counts are complete at its end.
+      const changed = compareWithPublished(batches, document, progress);
+      if (changed) batch.push(changed);
+      if (++seen % BATCH_SIZE === 0) {
+        writeBatch(batches, batch, progress);
         onProgress?.(progress);
         batch = [];
       }
     }
-    publishBatch(outDir, batch, owned, versions, progress);
+    writeBatch(batches, batch, progress);
     onProgress?.(progress);
 
     for (const path of keep) if (owned.has(path)) published.add(path);
@@ -101,8 +118,20 @@ export async function publishSite(
     const foreign = contents.files.filter((path) => !published.has(path) && !owned.has(path));
     attempt(join(outDir, VERSIONS_PATH), "write", () => versions.commit(published));
     attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
+    const { record } = batches;
+    attempt(join(outDir, DOCUMENTS_PATH), "write", () => writeInputsRecord(outDir, record));
+    debug(
+      "publish",
+      () =>
+        `${progress.reused} documents reused (inputs and file as recorded), ` +
+        `${progress.rendered} rendered: ${progress.written} written, ` +
+        `${progress.rendered - progress.written} the same as published`,
+    );
     if (stamp) {
-      attempt(join(outDir, STAMP_PATH), "write", () => recordBuildStamp(outDir, stamp, published));
+      const known = new Map([...record].map(([path, { file }]) => [path, file]));
+      attempt(join(outDir, STAMP_PATH), "write", () =>
+        recordBuildStamp(outDir, stamp, published, known),
+      );
     }
     return { ...progress, removed, foreign };
   } finally {
@@ -160,45 +189,98 @@ async function lockOutputFolder(outDir: string, lock: BuildLockOptions | undefin
   });
 }
 
+/** What every batch of one build shares. */
+interface Batches {
+  outDir: string;
+  owned: Set<string>;
+  versions: DocumentVersions;
+  /** The last complete build's inputs record, and the one this build makes. */
+  recorded: InputsRecord;
+  record: InputsRecord;
+}
+
+/** A document whose bytes (version decided) differ from the published file's. */
+interface ChangedDocument {
+  path: string;
+  content: Buffer;
+  inputs: string | undefined;
+}
+
 /**
- * Compares a batch with what is published and writes the documents that changed. The journals
- * come first: the paths it creates and the versions it publishes are on disk before any file is.
+ * A planned document whose inputs and file are as the last build recorded, and whose version no
+ * unfinished build journaled since, is left as it is without being rendered (it keeps its
+ * version); any other is rendered, given its version and compared with the published file, and
+ * returned when it differs.
  */
-function publishBatch(
-  outDir: string,
-  batch: SiteDocument[],
-  owned: Set<string>,
-  versions: DocumentVersions,
+function compareWithPublished(
+  { outDir, versions, recorded, record }: Batches,
+  document: PublishableDocument,
+  progress: PublishProgress,
+): ChangedDocument | undefined {
+  const target = join(outDir, document.path);
+  const inputs = "inputs" in document ? document.inputs : undefined;
+  let rendered: Buffer;
+  if ("render" in document) {
+    const before = recorded.get(document.path);
+    if (
+      before !== undefined &&
+      before.inputs === inputs &&
+      !versions.journaled(document.path) &&
+      fileState(target) === before.file
+    ) {
+      record.set(document.path, before);
+      progress.reused++;
+      progress.unchanged++;
+      return undefined;
+    }
+    rendered = document.render();
+  } else {
+    rendered = document.content;
+  }
+  progress.rendered++;
+  const current = readPublished(target);
+  const settled = versions.settle(document.path, rendered, current?.bytes);
+  if (!settled.changed) {
+    if (inputs !== undefined && current) record.set(document.path, { inputs, file: current.state });
+    progress.unchanged++;
+    return undefined;
+  }
+  return { path: document.path, content: settled.content, inputs };
+}
+
+/**
+ * Writes the changed documents of a batch. The journals come first: the paths it creates and
+ * the versions it publishes are on disk before any file is.
+ */
+function writeBatch(
+  { outDir, owned, versions, record }: Batches,
+  batch: ChangedDocument[],
   progress: PublishProgress,
 ): void {
-  const changed = batch.flatMap((document) => {
-    const current = readPublished(join(outDir, document.path));
-    const settled = versions.settle(document.path, document.content, current);
-    return settled.changed ? [{ path: document.path, content: settled.content }] : [];
-  });
-  progress.rendered += batch.length;
-  progress.unchanged += batch.length - changed.length;
-
-  const created = changed.map((d) => d.path).filter((path) => !owned.has(path));
+  const created = batch.map((document) => document.path).filter((path) => !owned.has(path));
   attempt(join(outDir, JOURNAL_PATH), "write", () => journalPaths(outDir, created));
   for (const path of created) owned.add(path);
   attempt(join(outDir, VERSIONS_JOURNAL_PATH), "write", () =>
-    versions.journal(changed.map((d) => d.path)),
+    versions.journal(batch.map((document) => document.path)),
   );
 
-  for (const document of changed) {
-    const target = join(outDir, document.path);
-    attempt(target, "write", () => writeFileAtomically(target, document.content));
+  for (const { path, content, inputs } of batch) {
+    const target = join(outDir, path);
+    attempt(target, "write", () => writeFileAtomically(target, content));
+    if (inputs !== undefined) {
+      const file = fileState(target);
+      if (file !== undefined) record.set(path, { inputs, file });
+    }
     progress.written++;
   }
 }
 
 /**
- * The published bytes. Opened without following a link or waiting on a FIFO (one may appear
- * after the scan): anything but a regular file stops the build. Otherwise unreadable counts as
- * changed: the write then fails with the precise reason, or succeeds.
+ * The published bytes and the file's state. Opened without following a link or waiting on a
+ * FIFO (one may appear after the scan): anything but a regular file stops the build. Otherwise
+ * unreadable counts as changed: the write then fails with the precise reason, or succeeds.
  */
-function readPublished(path: string): Buffer | undefined {
+function readPublished(path: string): { bytes: Buffer; state: string } | undefined {
   let fd: number;
   try {
     fd = openSync(path, READ_FLAGS);
@@ -207,8 +289,9 @@ function readPublished(path: string): Buffer | undefined {
     return undefined;
   }
   try {
-    if (!fstatSync(fd).isFile()) throw notRegular(path);
-    return readFileSync(fd);
+    const stats = fstatSync(fd, { bigint: true });
+    if (!stats.isFile()) throw notRegular(path);
+    return { bytes: readFileSync(fd), state: stateOf(stats) };
   } catch (error) {
     if (error instanceof PublishError) throw error;
     return undefined;

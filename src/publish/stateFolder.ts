@@ -1,5 +1,5 @@
 /**
- * The build's own bookkeeping (manifest, journal, lock, stamp, document versions) in the output folder. Not part of
+ * The build's own bookkeeping (manifest, journal, lock, stamp, document versions and inputs) in the output folder. Not part of
  * the API: the edge rules answer 404 for it like for any other unknown path, and it holds
  * nothing secret.
  */
@@ -10,3 +10,4 @@ export const LOCK_PATH = `${STATE_DIR}/build.lock`;
 export const STAMP_PATH = `${STATE_DIR}/stamp.json`;
 export const VERSIONS_PATH = `${STATE_DIR}/versions.json`;
 export const VERSIONS_JOURNAL_PATH = `${STATE_DIR}/versions.journal`;
+export const DOCUMENTS_PATH = `${STATE_DIR}/documents.json`;

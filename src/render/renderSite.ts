@@ -1,50 +1,72 @@
 import { debug } from "../debug/debugLog.js";
-import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
+import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
+import type { ScheduledBroadcaster, ScheduledService } from "../schedule/scheduleBroadcaster.js";
 import { selectProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import {
   KEYED_SI_PATH,
   OPEN_SI_PATH,
+  type PlannedDocument,
   programmeInformationPath,
-  type SiteDocument,
 } from "../site/siteContract.js";
+import type { SiteInputs } from "./documentInputs.js";
 import { ProgrammeFragments, renderProgrammeInformation } from "./renderProgrammeInformation.js";
 import { renderServiceInformation } from "./renderServiceInformation.js";
 
 /**
- * The render stage: one PI document per service and published day, then both SI documents.
- * A generator, so the publish stage can write each document before the next is rendered.
+ * The render stage: one PI document per service and published day, then both SI documents,
+ * each rendered only when the publish stage asks (its inputs changed, or its file did). A
+ * generator, so the publish stage can write each document before the next is planned; a
+ * service is laid out for rendering only when one of its documents is rendered.
  */
-export function* renderSite(
+export function* planSite(
   scheduled: ScheduledBroadcaster,
   createdAt: number,
-): Generator<SiteDocument> {
+  inputs: SiteInputs,
+): Generator<PlannedDocument> {
   const { broadcaster } = scheduled;
   const { provider } = broadcaster;
   const fragments = new ProgrammeFragments();
+  let rendered = 0;
   for (const scheduledService of scheduled.services) {
     const { service } = scheduledService;
-    const programmes = scheduledService.programmes();
+    const layout = layoutOnDemand(scheduledService);
     for (const date of scheduled.dates) {
-      const day = selectProgrammeDay(programmes, service.timeZone, date, provider.piMarginHours);
       yield {
         path: programmeInformationPath(provider.radiodnsHost, service.id, date),
-        content: renderProgrammeInformation({ provider, service, day, createdAt, fragments }),
+        inputs: inputs.programmeInformation(service, date),
+        render() {
+          rendered++;
+          const day = selectProgrammeDay(layout(), service.timeZone, date, provider.piMarginHours);
+          return renderProgrammeInformation({ provider, service, day, createdAt, fragments });
+        },
       };
     }
   }
   debug(
     "render",
     () =>
+      `${rendered} of ${scheduled.services.length * scheduled.dates.length} PI documents rendered; ` +
       `${fragments.rendered} programme elements rendered (${fragments.renderedEpisodes} of them ` +
       `for episodes), ${fragments.reused} airings filled in from one rendered before`,
   );
   // SI last: a service appears in SI only once its PI documents are in place.
   yield {
     path: OPEN_SI_PATH,
-    content: renderServiceInformation({ broadcaster, withStreams: false, createdAt }),
+    inputs: inputs.serviceInformation,
+    render: () => renderServiceInformation({ broadcaster, withStreams: false, createdAt }),
   };
   yield {
     path: KEYED_SI_PATH,
-    content: renderServiceInformation({ broadcaster, withStreams: true, createdAt }),
+    inputs: inputs.serviceInformation,
+    render: () => renderServiceInformation({ broadcaster, withStreams: true, createdAt }),
+  };
+}
+
+/** The service's programmes, laid out at the first call and kept for its other documents. */
+function layoutOnDemand(scheduled: ScheduledService): () => ProgrammeInstance[] {
+  let programmes: ProgrammeInstance[] | undefined;
+  return () => {
+    programmes ??= scheduled.programmes();
+    return programmes;
   };
 }

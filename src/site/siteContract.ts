@@ -37,3 +37,14 @@ export interface SiteDocument {
   /** The file's bytes: UTF-8 text. */
   content: Buffer;
 }
+
+/**
+ * A document the build can render, with a key of what it is made from: the publish stage
+ * renders it only when the key or the published file differs from what the last build recorded.
+ */
+export interface PlannedDocument {
+  path: string;
+  /** A digest of everything the document's bytes depend on apart from creationTime. */
+  inputs: string;
+  render(): Buffer;
+}

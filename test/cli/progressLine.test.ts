@@ -20,10 +20,10 @@ describe("progressLine", () => {
     vi.useFakeTimers({ now: Date.parse("2026-11-23T03:00:00Z") });
     const { stream, written } = fakeStream(true);
     const line = progressLine(stream);
-    line?.update({ rendered: 16, written: 16, unchanged: 0 });
-    line?.update({ rendered: 32, written: 20, unchanged: 12 });
+    line?.update({ rendered: 16, written: 16, unchanged: 0, reused: 0 });
+    line?.update({ rendered: 32, written: 20, unchanged: 12, reused: 0 });
     vi.advanceTimersByTime(150);
-    line?.update({ rendered: 48, written: 20, unchanged: 28 });
+    line?.update({ rendered: 48, written: 20, unchanged: 28, reused: 0 });
     line?.clear();
     expect(written).toEqual([
       "\r\x1b[Kspi-static: 16 documents, 16 written, 0 unchanged…",

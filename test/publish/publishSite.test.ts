@@ -72,7 +72,14 @@ describe("publishSite", () => {
       pi("pop", "20261123"),
       si(),
     ]);
-    expect(summary).toEqual({ rendered: 3, written: 3, unchanged: 0, removed: 0, foreign: [] });
+    expect(summary).toEqual({
+      rendered: 3,
+      written: 3,
+      unchanged: 0,
+      reused: 0,
+      removed: 0,
+      foreign: [],
+    });
     expect(await readFile(join(outDir, SI))).toEqual(publishedAs(si(), 1));
     expect(await manifestOf(outDir)).toEqual([
       SI,

@@ -1,0 +1,56 @@
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { DOCUMENTS_PATH } from "./stateFolder.js";
+import { writeFileAtomically } from "./writeFileAtomically.js";
+
+/**
+ * What each published document was made from: its inputs (a digest, see
+ * render/documentInputs.ts) and the state of its file when the build that recorded it ended.
+ * A later build whose inputs for a document are the same, and whose file is still in that
+ * state, leaves the document as it is without rendering it: a full build would render the same
+ * bytes apart from creationTime, and so keep the file too. Written after every complete build;
+ * a build killed midway leaves the last record, in which every file it replaced or removed no
+ * longer matches its state (a replaced file has a new inode), so those documents are rendered.
+ */
+export interface RecordedInputs {
+  inputs: string;
+  /** fileState() of the published file. */
+  file: string;
+}
+
+export type InputsRecord = Map<string, RecordedInputs>;
+
+interface RecordFile {
+  documents: Record<string, [inputs: string, file: string]>;
+}
+
+/** The last complete build's record; empty when there is none or it cannot be read. */
+export function readInputsRecord(outDir: string): InputsRecord {
+  const record: InputsRecord = new Map();
+  let parsed: Partial<RecordFile>;
+  try {
+    parsed = JSON.parse(readFileSync(join(outDir, DOCUMENTS_PATH), "utf8")) as Partial<RecordFile>;
+  } catch {
+    // None yet, or damaged by hand: every document is rendered and compared, as on a first build.
+    return record;
+  }
+  for (const [path, entry] of Object.entries(parsed.documents ?? {})) {
+    if (Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string") {
+      record.set(path, { inputs: entry[0], file: entry[1] });
+    }
+  }
+  return record;
+}
+
+/** Replaces the record; a build of rendered documents only (no inputs) leaves none. */
+export function writeInputsRecord(outDir: string, record: InputsRecord): void {
+  if (record.size === 0) {
+    rmSync(join(outDir, DOCUMENTS_PATH), { force: true });
+    return;
+  }
+  const documents: RecordFile["documents"] = {};
+  for (const [path, { inputs, file }] of [...record].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    documents[path] = [inputs, file];
+  }
+  writeFileAtomically(join(outDir, DOCUMENTS_PATH), `${JSON.stringify({ documents })}\n`);
+}

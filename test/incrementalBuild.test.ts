@@ -1,0 +1,176 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type BuildSummary, buildSite } from "../src/buildSite.js";
+import { readTree } from "./outputFolder.js";
+
+/**
+ * Work proportional to change (issue 15): a build renders only the documents whose inputs (the
+ * program, the provider, the service, its schedule, the day) or published file changed since
+ * the last build, and its output is still the output of a build that renders everything.
+ */
+
+const exampleData = new URL("../data", import.meta.url).pathname;
+const SERVICES = ["bern", "klassik", "lounge", "news", "pop"];
+const DAYS = 17;
+/** The edge files (worker, routes, .assetsignore, wrangler config): small, rendered every time. */
+const EDGE_FILES = 4;
+const START = Date.parse("2026-11-23T08:00:00Z");
+const DAY_MS = 86_400_000;
+
+const roots: string[] = [];
+afterAll(async () => {
+  for (const root of roots) await rm(root, { recursive: true, force: true });
+});
+
+async function setUp() {
+  const root = await mkdtemp(join(tmpdir(), "spi-incremental-"));
+  roots.push(root);
+  const data = join(root, "data");
+  await cp(exampleData, data, { recursive: true });
+  const build = (outDir: string, now: number, force = false) =>
+    buildSite({ dataDir: data, outDir: join(root, outDir), now, force });
+  const tree = async (outDir: string) => withoutBookkeeping(await readTree(join(root, outDir)));
+  return { root, data, build, tree };
+}
+
+function withoutBookkeeping(tree: Map<string, string>): Map<string, string> {
+  return new Map([...tree].filter(([path]) => !path.startsWith("_spi-static/")));
+}
+
+/** Every creationTime made equal: a clean build stamps every document with its own clock. */
+function withoutCreationTimes(tree: Map<string, string>): Map<string, string> {
+  return new Map(
+    [...tree].map(([path, text]) => [path, text.replace(/ creationTime="[^"]*"/, "")]),
+  );
+}
+
+/** A small deterministic generator (mulberry32), so every run makes the same edits. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** Replaces the `nth` match of `pattern` in a data file. */
+async function edit(
+  path: string,
+  pattern: RegExp,
+  nth: number,
+  replace: (match: string) => string,
+) {
+  const text = await readFile(path, "utf8");
+  let seen = 0;
+  const edited = text.replace(new RegExp(pattern, "gm"), (match) =>
+    seen++ === nth ? replace(match) : match,
+  );
+  if (edited === text) throw new Error(`no edit made in ${path}`);
+  await writeFile(path, edited);
+}
+
+function renderedDocuments(summary: BuildSummary): number {
+  return summary.rendered - EDGE_FILES;
+}
+
+describe("an incremental build", () => {
+  it("renders only the new day of each service on the next night, and no SI", async () => {
+    const { build } = await setUp();
+    const first = await build("out", START);
+    expect(renderedDocuments(first)).toBe(SERVICES.length * DAYS + 2);
+    const nextNight = await build("out", START + DAY_MS);
+    expect(nextNight).toMatchObject({ upToDate: false, reused: SERVICES.length * (DAYS - 1) + 2 });
+    expect(renderedDocuments(nextNight)).toBe(SERVICES.length);
+    expect(nextNight.written).toBe(SERVICES.length);
+  });
+
+  it("renders one service's documents and the SI after that service's schedule was edited", async () => {
+    const { data, build } = await setUp();
+    await build("out", START);
+    await edit(
+      join(data, "schedules/news.yaml"),
+      /^ +name: \{ short: [^\n]*long: (?=[A-Z])/,
+      1,
+      (m) => `${m}New `,
+    );
+    const edited = await build("out", START + 60_000);
+    expect(renderedDocuments(edited)).toBe(DAYS + 2);
+    expect(edited.reused).toBe((SERVICES.length - 1) * DAYS);
+    // The show airs on weekdays only: the days without it stay as they were.
+    expect(edited.written).toBeGreaterThan(0);
+    expect(edited.written).toBeLessThanOrEqual(DAYS);
+  });
+
+  it("renders a document again when its file is no longer as the last build left it", async () => {
+    const { root, build } = await setUp();
+    await build("out", START);
+    const path = join(root, "out/radiodns/spi/3.1/id/rdns.aareradio.example/pop/20261123_PI.xml");
+    const published = await readFile(path, "utf8");
+    await writeFile(path, published.replace("<programme ", "<programme  "));
+    const again = await build("out", START + 60_000);
+    expect(again).toMatchObject({ upToDate: false, written: 1 });
+    expect(renderedDocuments(again)).toBe(1);
+    // Rendered again at the new clock: the same document with tonight's creationTime.
+    const rewritten = new Map([["pi", await readFile(path, "utf8")]]);
+    expect(withoutCreationTimes(rewritten)).toEqual(
+      withoutCreationTimes(new Map([["pi", published]])),
+    );
+  });
+
+  it("writes what a build rendering everything writes, through random edits and clock moves", async () => {
+    const next = random(15);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const { data, build, tree } = await setUp();
+    let now = START;
+    let clean = 0;
+    let reusedSteps = 0;
+    const edits = [
+      async () => {
+        const service = pick(SERVICES);
+        const n = Math.floor(next() * 5);
+        await edit(
+          join(data, `schedules/${service}.yaml`),
+          /^ +name: \{ short: [^\n]*long: (?=[A-Z])/,
+          n,
+          (m) => `${m}Edited ${n} `,
+        );
+        return `a show name in ${service}'s schedule`;
+      },
+      async () => {
+        const service = pick(SERVICES);
+        await edit(join(data, `services/${service}.yaml`), /^ {2}long: /, 0, (m) => `${m}Edited `);
+        return `${service}'s long name`;
+      },
+      async () => {
+        await edit(join(data, "provider.yaml"), /^originator: /, 0, (m) => `${m}Edited `);
+        return "the originator";
+      },
+      async () => "nothing",
+    ];
+    const moves = [0, 3_600_000, DAY_MS, 2 * DAY_MS, -DAY_MS, 9 * DAY_MS];
+    for (let step = 0; step < 12; step++) {
+      const what = await pick(edits)();
+      now += pick(moves);
+      const incremental = await build("incremental", now);
+      const forced = await build("forced", now, true);
+      expect(forced.reused).toBe(0);
+      const label = `step ${step}: ${what}, clock ${new Date(now).toISOString()}`;
+      const built = await tree("incremental");
+      // Same history, every document rendered: byte for byte the same files.
+      expect(built, label).toEqual(await tree("forced"));
+      // A clean build into an empty folder: the same documents, made at its own clock.
+      const fresh = `clean-${clean++}`;
+      await build(fresh, now);
+      expect(withoutCreationTimes(built), label).toEqual(withoutCreationTimes(await tree(fresh)));
+      expect(incremental.rendered + incremental.reused, label).toBe(built.size);
+      if (incremental.reused > 0) reusedSteps++;
+    }
+    // The draw must have given the incremental path work to skip, or the comparison proves little.
+    expect(reusedSteps).toBeGreaterThanOrEqual(4);
+  }, 300_000);
+});
