@@ -1,4 +1,4 @@
-import { cp, mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -45,18 +45,28 @@ describe("SPI_STATIC_DEBUG", () => {
   });
 
   it("says what the render stage kept for the build and what each service's layout held", async () => {
-    await writeFile(join(dataDir, "services/news.yaml"), "\n# another edit\n", { flag: "a" });
-    const stderr = await build("render,schedule");
-    const [, rendered = 0, forEpisodes = 0, reused = 0] =
-      /debug render: (\d+) programme elements rendered \((\d+) of them for episodes\), (\d+) airings filled in/
+    const service = join(dataDir, "services/news.yaml");
+    await writeFile(
+      service,
+      (await readFile(service, "utf8")).replace("long: Aare", "long: The Aare"),
+    );
+    const stderr = await build("render,schedule,publish");
+    const [, documents = 0, planned = 0, rendered = 0, forEpisodes = 0, reused = 0] =
+      /debug render: (\d+) of (\d+) PI documents rendered; (\d+) programme elements rendered \((\d+) of them for episodes\), (\d+) airings filled in/
         .exec(stderr)
         ?.map(Number) ?? [];
+    // Only the edited service's documents, the SI and the edge files: the others' inputs are as
+    // the last build recorded.
+    expect([documents, planned]).toEqual([17, 5 * 17]);
     expect(rendered).toBeGreaterThan(0);
     // The example's episode files (data/episodes/news/) give five airings their own element.
     expect(forEpisodes).toBe(5);
     expect(reused).toBeGreaterThan(rendered);
     expect(stderr).toMatch(
       /debug schedule: news: .*episodes: 5 dated within them, 0 later \(checked, problems are warnings\), 0 earlier/,
+    );
+    expect(stderr).toMatch(
+      /debug publish: 68 documents reused \(inputs and file as recorded\), 23 rendered: \d+ written/,
     );
     expect(stderr).toMatch(
       /debug schedule: news: \d+ programmes laid out for 2026-11-14 to 2026-12-02/,
