@@ -60,8 +60,9 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
     summary.upToDate
       ? `spi-static: up to date: the ${countOf(summary.unchanged, "file")} in ${options.out} were built at ${summary.builtAt} ` +
           `from the same program, data and keys for ${summary.today}; checked in ${seconds} s (--force renders anyway)`
-      : `spi-static: ${summary.rendered} documents rendered for ${countOf(summary.services, "service")} around ${summary.today}, ` +
-          `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed in ${seconds} s → ${options.out}`,
+      : `spi-static: ${summary.rendered} documents rendered for ${countOf(summary.services, "service")} around ${summary.today}` +
+          (summary.reused > 0 ? ` (${summary.reused} more of unchanged inputs reused)` : "") +
+          `, ${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed in ${seconds} s → ${options.out}`,
   );
   if (summary.foreign.length > 0) {
     io.stdout(
