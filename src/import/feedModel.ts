@@ -58,8 +58,17 @@ export interface FeedBearer {
   origin: string;
 }
 
+/** A geolocation: countries, and points and polygons as [latitude, longitude] pairs. */
+export interface FeedGeolocation {
+  countries: string[];
+  points: [number, number][][];
+  polygons: [number, number][][];
+  origin: string;
+}
+
 /** What serviceProvider and service have in common. */
 export interface FeedDescribed {
+  geolocation: FeedGeolocation | undefined;
   names: FeedNames;
   descriptions: FeedDescriptions;
   images: FeedImage[];

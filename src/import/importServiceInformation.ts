@@ -1,7 +1,12 @@
-import type { LogoInput, ProviderInput, ServiceInput } from "../load/inputSchema.js";
+import type {
+  GeolocationInput,
+  LogoInput,
+  ProviderInput,
+  ServiceInput,
+} from "../load/inputSchema.js";
 import { imageMimeType } from "../load/mediaType.js";
 import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../load/spiFormat.js";
-import type { FeedDescribed, FeedImage, FeedService } from "./feedModel.js";
+import type { FeedDescribed, FeedGeolocation, FeedImage, FeedService } from "./feedModel.js";
 import { importLinks, importTexts, withinLimit } from "./feedTexts.js";
 import type { ImportNote } from "./importNote.js";
 import { importGenre } from "./importProgrammeMedia.js";
@@ -55,6 +60,7 @@ export function importProvider(
     ...(links.length > 0 ? { links } : {}),
     ...(keywords.length > 0 ? { keywords } : {}),
     ...(Object.keys(translations).length > 0 ? { translations } : {}),
+    ...geolocationOf(provider?.geolocation, notes),
   };
 }
 
@@ -93,10 +99,21 @@ export function importService(
           message: `DAB bearer ${bearer.id} with mimeValue ${bearer.mimeValue ?? "(none)"}: imported as audio/aacp`,
         });
       }
-      if (bearer.bitrate !== undefined) {
-        notes.push({ origin: bearer.origin, message: "a DAB bearer's bitrate is not imported" });
+      const { bitrate } = bearer;
+      const dabRate = bitrate !== undefined && bitrate >= 8 && bitrate <= 384 && bitrate % 8 === 0;
+      if (bitrate !== undefined && !dabRate) {
+        notes.push({
+          origin: bearer.origin,
+          message: `DAB bitrate ${bitrate} is not imported: a DAB sub-channel runs at 8 to 384 kbit/s in steps of 8`,
+        });
       }
-      dab.push({ id: bearer.id.toLowerCase(), mimeValue, ...cost(bearer.cost, 20), ...offset });
+      dab.push({
+        id: bearer.id.toLowerCase(),
+        mimeValue,
+        ...(dabRate ? { bitrate } : {}),
+        ...cost(bearer.cost, 20),
+        ...offset,
+      });
     } else if (/^fm:/.test(bearer.id)) {
       fm.push({ id: bearer.id.toLowerCase(), ...cost(bearer.cost, 50), ...offset });
     } else if (/^https?:\/\//i.test(bearer.id)) {
@@ -135,6 +152,7 @@ export function importService(
       : {}),
     ...(streams.length > 0 ? { streams } : {}),
     ...(Object.keys(translations).length > 0 ? { translations } : {}),
+    ...geolocationOf(service.geolocation, notes),
   };
 }
 
@@ -215,4 +233,32 @@ function importLogos(images: readonly FeedImage[], notes: ImportNote[]): LogoInp
       },
     ];
   });
+}
+
+/** The data holds one point and one polygon: more are noted. */
+function geolocationOf(
+  geolocation: FeedGeolocation | undefined,
+  notes: ImportNote[],
+): { geolocation?: GeolocationInput } {
+  if (!geolocation) return {};
+  const { countries, points, polygons, origin } = geolocation;
+  if (points.length > 1 || polygons.length > 1) {
+    notes.push({
+      origin,
+      message: "only the first point and the first polygon of a geolocation are imported",
+    });
+  }
+  const point = points[0]?.[0];
+  const polygon = polygons[0];
+  const result: GeolocationInput = {
+    ...(countries.length === 1 ? { country: countries[0] } : {}),
+    ...(countries.length > 1 ? { country: countries } : {}),
+    ...(point ? { point } : {}),
+    ...(polygon ? { polygon } : {}),
+  };
+  if (Object.keys(result).length === 0) {
+    notes.push({ origin, message: "an empty geolocation is left out" });
+    return {};
+  }
+  return { geolocation: result };
 }

@@ -1,6 +1,7 @@
 import type {
   FeedBearer,
   FeedDescribed,
+  FeedGeolocation,
   FeedService,
   FeedServiceInformation,
 } from "./feedModel.js";
@@ -48,6 +49,34 @@ function readDescribed(element: XmlElement): FeedDescribed {
     images,
     keywords: readKeywords(element),
     links: readLinks(element),
+    geolocation: readGeolocation(element),
+    origin: originOf(element.position),
+  };
+}
+
+/** geoRSS lists of "latitude longitude" numbers, as pairs; undefined when not such a list. */
+function positions(text: string): [number, number][] | undefined {
+  const numbers = text.trim().split(/\s+/).map(Number);
+  if (numbers.length < 2 || numbers.length % 2 !== 0 || numbers.some(Number.isNaN)) {
+    return undefined;
+  }
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < numbers.length; i += 2) pairs.push([numbers[i] ?? 0, numbers[i + 1] ?? 0]);
+  return pairs;
+}
+
+function readGeolocation(parent: XmlElement): FeedGeolocation | undefined {
+  const element = parent.child("geolocation");
+  if (!element) return undefined;
+  const read = (name: string) =>
+    element.children(name).flatMap((child) => {
+      const pairs = positions(child.text());
+      return pairs ? [pairs] : [];
+    });
+  return {
+    countries: element.children("country").map((c) => c.text()),
+    points: read("point"),
+    polygons: read("polygon"),
     origin: originOf(element.position),
   };
 }

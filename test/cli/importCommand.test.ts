@@ -25,7 +25,9 @@ describe("spi-static import", () => {
       root,
     );
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toMatch(/SI\.xml:58:4: element <geolocation> is not imported\n/);
+    expect(run.stdout).toMatch(
+      /SI\.xml:4:3: no longName: "Global Radio" is used as the long name too\n/,
+    );
     expect(run.stdout).toMatch(
       /spi-static: imported 1 service and 9 programmes into out1 \(4 files\); \d+ notes on what the data cannot say; valid\n$/,
     );

@@ -58,11 +58,27 @@ describe("importing a real broadcaster's PI document (Heart, 2016) with an SI do
     );
     expect(notes).toEqual(
       expect.arrayContaining([
-        "SI.xml:58:4: element <geolocation> is not imported ×1",
         'SI.xml:19:3: genre urn:tva:metadata:cs:ContentCS:2004:3.6.10 has no label: labelled "3.6.10"; give it a name ×1',
         "PI_real.xml:5:3: shortIds are not kept: the build writes 0 ×9",
       ]),
     );
+  });
+
+  it("imports the SI's service: names, bearers with their costs and offsets, streams, geolocation", async () => {
+    const london = parse(await readFile(join(work, "data/services/london.yaml"), "utf8"));
+    expect(london.name).toEqual({
+      short: "Capital",
+      medium: "Capitali FM",
+      long: "Capital London",
+    });
+    expect(london.bearers).toEqual({
+      dab: [{ id: "dab:ce1.c185.c479.0", mimeValue: "audio/mpeg", offset: 2000 }],
+      fm: [{ id: "fm:ce1.c479.09580", cost: 30 }],
+    });
+    expect(london.streams).toHaveLength(2);
+    expect(london.geolocation.country).toBe("GB");
+    expect(london.geolocation.polygon).toHaveLength(15);
+    expect(london.geolocation.polygon[0]).toEqual([51.524124, -2.709503]);
   });
 
   it("keeps each airing's CRID, and what one airing publishes unlike its show, as episodes", async () => {
