@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
   addUnusedShows,
-  renameOneShow,
+  editOneShow,
   SYNTHETIC_HOST,
   syntheticServiceId,
   writeSyntheticDataset,
@@ -238,7 +238,7 @@ async function measureRound(now: number): Promise<RoundResult> {
   const unchangedTree = await scan(outDir);
   log(`unchanged rebuild: ${unchanged.seconds.toFixed(2)} s`);
 
-  await renameOneShow(dataDir, 0);
+  await editOneShow(dataDir, 0);
   await settleDisk();
   const oneService = await build(now);
   const oneServiceTree = await scan(outDir);

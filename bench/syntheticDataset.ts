@@ -5,14 +5,22 @@ import { stringify } from "yaml";
 /**
  * A broadcaster of any size, shaped like the example data but denser: every service has a full
  * 24-hour grid of half-hour slots (48 programmes a day), and every show has names, both
- * descriptions, images at 3 sizes, a website, a genre and a group. Deterministic, so two runs
- * of the benchmark build the same bytes.
+ * descriptions, images at 3 sizes, a website, a genre and a group. Every airing the build lays
+ * out at the benchmark's default clock (2026-11-15 to 2026-12-01) has an episode with its own
+ * names and descriptions, in one file per week under episodes/<service id>/, as a scheduling
+ * system would write them: no programme element is shared between airings of a show.
+ * Deterministic, so two runs of the benchmark build the same bytes.
  */
 export const SYNTHETIC_HOST = "rdns.bench.example";
 
 const AUTHORITY = "bench.example";
 const SHOWS_PER_SERVICE = 16;
 const SLOTS_PER_DAY = 48;
+/** The days a build at the benchmark's default clock lays out, a week per episode file. */
+const EPISODE_WEEKS = ["2026-11-15", "2026-11-22", "2026-11-29"];
+const EPISODE_DAYS_END = "2026-12-01";
+/** The one special: on this date it covers part of the grid (see schedule()). */
+const SPECIAL = { date: "2026-11-25", start: "19:15", end: "21:45", show: "show-15" };
 const IMAGE_SIZES = ["320x240", "600x600", "1400x1400"];
 /** Most services follow the provider's zone; some have their own, as an aggregator's would. */
 const ZONES = [
@@ -44,19 +52,28 @@ export async function writeSyntheticDataset(dataDir: string, services: number): 
     const id = syntheticServiceId(i);
     await writeFile(join(dataDir, "services", `${id}.yaml`), stringify(service(i)));
     await writeFile(join(dataDir, "schedules", `${id}.yaml`), stringify(schedule(id)));
+    await mkdir(join(dataDir, "episodes", id), { recursive: true });
+    for (const week of EPISODE_WEEKS) {
+      await writeFile(
+        join(dataDir, "episodes", id, `${week}.yaml`),
+        stringify({ episodes: episodesOfWeek(id, week) }),
+      );
+    }
   }
 }
 
 /**
- * A scheduler's edit to one service: a show used every day gets a new long name, so each of the
- * service's PI documents changes and no other document does.
+ * A scheduler's edit to one service: a show used every day gets a new website (its episodes
+ * give every airing its own name), so each of the service's PI documents changes and no other
+ * document does.
  */
-export async function renameOneShow(dataDir: string, serviceIndex: number): Promise<void> {
-  const file = join(dataDir, "schedules", `${syntheticServiceId(serviceIndex)}.yaml`);
+export async function editOneShow(dataDir: string, serviceIndex: number): Promise<void> {
+  const id = syntheticServiceId(serviceIndex);
+  const file = join(dataDir, "schedules", `${id}.yaml`);
   const text = await readFile(file, "utf8");
-  const renamed = text.replace("long: Show 0 of", "long: Renamed Show 0 of");
-  if (renamed === text) throw new Error(`${file} has no show 0 to rename`);
-  await writeFile(file, renamed);
+  const edited = text.replace(`/${id}/show-0\n`, `/${id}/show-0-edited\n`);
+  if (edited === text) throw new Error(`${file} has no show 0 to edit`);
+  await writeFile(file, edited);
 }
 
 /**
@@ -159,12 +176,6 @@ function schedule(id: string) {
       group: `crid://${AUTHORITY}/${id}/group-${s}`,
     };
   }
-  const slots = (offset: number) =>
-    Array.from({ length: SLOTS_PER_DAY }, (_, i) => {
-      const minutes = i * 30;
-      const start = `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${minutes % 60 ? "30" : "00"}`;
-      return { start, show: `show-${(i + offset) % SHOWS_PER_SERVICE}` };
-    });
   return {
     shows,
     grid: [
@@ -173,9 +184,63 @@ function schedule(id: string) {
     ],
     dates: [
       {
-        date: "2026-11-25",
-        specials: [{ start: "19:15", end: "21:45", show: "show-15" }],
+        date: SPECIAL.date,
+        specials: [{ start: SPECIAL.start, end: SPECIAL.end, show: SPECIAL.show }],
       },
     ],
   };
 }
+
+/** Weekdays run slots(0), weekends slots(5): each a show every half hour. */
+function slots(offset: number): { start: string; show: string }[] {
+  return Array.from({ length: SLOTS_PER_DAY }, (_, i) => {
+    const minutes = i * 30;
+    const start = `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${minutes % 60 ? "30" : "00"}`;
+    return { start, show: `show-${(i + offset) % SHOWS_PER_SERVICE}` };
+  });
+}
+
+/**
+ * An episode for each airing of the seven days from `week` (up to the last day laid out): the
+ * grid's slots, where the special cuts them its own start and the start of what it leaves.
+ */
+function episodesOfWeek(id: string, week: string) {
+  const episodes: Record<string, unknown>[] = [];
+  for (let day = 0; day < 7; day++) {
+    const date = new Date(Date.parse(`${week}T00:00:00Z`) + day * 86_400_000);
+    const iso = date.toISOString().slice(0, 10);
+    if (iso > EPISODE_DAYS_END) break;
+    const weekend = date.getUTCDay() === 0 || date.getUTCDay() === 6;
+    let airings = slots(weekend ? 5 : 0);
+    if (iso === SPECIAL.date) {
+      // A slot the special covers is cut away; the one it ends inside resumes at its end.
+      const [from, to] = [minutesOf(SPECIAL.start), minutesOf(SPECIAL.end)];
+      airings = airings.flatMap((airing) => {
+        const start = minutesOf(airing.start);
+        if (start < from || start >= to) return [airing];
+        return start + 30 > to ? [{ ...airing, start: SPECIAL.end }] : [];
+      });
+      airings.push({ start: SPECIAL.start, show: SPECIAL.show });
+    }
+    for (const { start, show } of airings) {
+      const label = `${iso} ${start}`;
+      episodes.push({
+        date: iso,
+        start,
+        show,
+        name: {
+          short: `Ep ${start}`,
+          medium: `${show} ${start}`,
+          long: `${label}: ${show} on ${id}`,
+        },
+        description: {
+          short: `${label}: today's ${show}. ${LOREM.slice(0, 100)}.`,
+          long: `${label}: today's ${show} on ${id}. ${LOREM}. ${LOREM}.`,
+        },
+      });
+    }
+  }
+  return episodes;
+}
+
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  renameOneShow,
+  editOneShow,
   SYNTHETIC_HOST,
   syntheticServiceId,
   writeSyntheticDataset,
@@ -56,12 +56,18 @@ describe("the benchmark's synthetic dataset, at 2 services", () => {
     const today = documents.find((d) => d.name === `${piFolder(0)}20261123_PI.xml`);
     const programmes = today?.xml.match(/<programme /g) ?? [];
     expect(programmes.length).toBeGreaterThanOrEqual(48);
+    // Every airing has its episode's own text, so no programme element is shared.
+    const episodeNames = today?.xml.match(/<longName>2026-11-\d\d \d\d:\d\d: show-/g) ?? [];
+    expect(episodeNames).toHaveLength(programmes.length);
+    const special = documents.find((d) => d.name === `${piFolder(0)}20261125_PI.xml`);
+    expect(special?.xml).toContain("<longName>2026-11-25 19:15: show-15 on s0000</longName>");
+    expect(special?.xml).toContain("<longName>2026-11-25 21:45: show-11 on s0000</longName>");
   });
 
   it("edits one service's schedule so that only its documents change", async () => {
     const before = await buildSite({ dataDir, outDir, now: NOW });
     expect(before.written).toBe(0);
-    await renameOneShow(dataDir, 0);
+    await editOneShow(dataDir, 0);
     const after = await buildSite({ dataDir, outDir, now: NOW });
     expect(after.written).toBe(17);
     const today = await readFile(
@@ -71,6 +77,6 @@ describe("the benchmark's synthetic dataset, at 2 services", () => {
       ),
       "utf8",
     );
-    expect(today).toContain("Renamed Show 0 of s0000");
+    expect(today).toContain("https://www.bench.example/s0000/show-0-edited");
   });
 });

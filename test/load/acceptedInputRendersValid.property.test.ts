@@ -28,11 +28,12 @@ const NOW = Date.parse("2026-11-23T08:00:00Z");
 const oneOf = <T>(...values: T[]) => fc.constantFrom(...values);
 const optional = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined });
 /**
- * A value that is usually fine and now and then a mistake: with some forty fields per folder,
- * most folders have none and are accepted (a near miss is tried on purpose below).
+ * A value that is usually fine and now and then a mistake: with some hundred fields per folder
+ * (shows, episodes, events and on-demand included), most folders have none and are accepted (a
+ * near miss is tried on purpose below).
  */
 const mostly = <T>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 150, arbitrary: good }, { weight: 1, arbitrary: bad });
+  fc.oneof({ weight: 400, arbitrary: good }, { weight: 1, arbitrary: bad });
 
 /** Text XML and YAML find awkward but SPI can carry: markup, white space a parser changes, emoji. */
 const awkwardText = fc.oneof(
@@ -299,30 +300,113 @@ const clock = fc
   .tuple(fc.integer({ min: 0, max: 23 }), oneOf(0, 15, 30, 45))
   .map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`);
 
+const span = (good: string[], bad: string[]) => mostly(oneOf(...good), oneOf(...bad));
+
+/** Segments that mostly fit in the shortest airing (15 minutes); now and then one that cannot. */
+const programmeEvent = fc.record(
+  {
+    name: names(false),
+    offset: span(["00:00", "00:05", "00:10"], ["30:00", "0:05"]),
+    duration: span(["00:05", "00:01"], ["00:00"]),
+    every: span(["00:15", "00:30", "01:00"], ["00:02"]),
+    description,
+    keywords: fc.array(text(20), { maxLength: 1 }),
+    links: fc.array(link, { maxLength: 1 }),
+  },
+  { requiredKeys: ["name", "offset", "duration"] },
+);
+
+const instant = (good: string) =>
+  mostly(oneOf(good), oneOf("2026-11-24T10:00", "2026-11-24 10:00Z", "2026-02-30T10:00Z"));
+
+/** Availability as people write it: for some days, between two dates, until one, or for ever. */
+const availability = fc.oneof(
+  fc.constant({}),
+  fc.record({ availableDays: mostly(fc.integer({ min: 1, max: 30 }), oneOf(0, 1.5)) }),
+  fc.record({
+    availableFrom: instant("2026-11-20T10:00+01:00"),
+    availableUntil: instant("2027-01-31T23:59:59-05:00"),
+  }),
+  fc.record({ availableUntil: instant("2027-12-31T00:00Z") }),
+);
+
+const onDemand = fc
+  .record(
+    {
+      files: fc.array(
+        fc.record(
+          {
+            url: httpUrl,
+            mimeValue: mostly(oneOf("audio/mpeg", "audio/aacp"), oneOf("mp3", "audio mpeg")),
+            bitrate: fc.integer({ min: 1, max: 320 }),
+            cost: fc.nat(200),
+          },
+          { requiredKeys: ["url", "mimeValue"] },
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+      duration: span(["00:30", "02:00"], ["00:00", "2:00"]),
+      availability,
+    },
+    { requiredKeys: ["files", "availability"] },
+  )
+  .map(({ availability, ...rest }) => ({ ...rest, ...availability }));
+
+/** What a show, an episode and an event publish (an episode gives any of them, none required). */
+const programmeFields = {
+  description,
+  images: fc.array(
+    fc.record(
+      {
+        url: mostly(httpUrl, oneOf("https://img.test.example/image")),
+        size: oneOf("600x600", "320x240"),
+        mimeValue: mediaType,
+      },
+      { requiredKeys: ["url", "size"] },
+    ),
+    { maxLength: 2 },
+  ),
+  website: httpUrl,
+  genres: fc.array(genre, { maxLength: 1 }),
+  keywords: fc.array(text(20), { maxLength: 2 }),
+  links: fc.array(link, { maxLength: 1 }),
+  translations,
+  group: mostly(
+    oneOf("crid://test.example/group/1"),
+    oneOf("crid://test.example/100%", "crid://x"),
+  ),
+  events: fc.array(programmeEvent, { maxLength: 1 }),
+  onDemand: fc.option(onDemand, { nil: undefined, freq: 3 }),
+};
+
+/**
+ * An episode of the first slot's airing (morning) on a day no special touches: by its start, or
+ * its start and show (morning may air more than once a day). `date` is mostly left to the
+ * schedule below; now and then it is one that is not in the calendar, or long past.
+ */
+const episode = fc.record(
+  {
+    // Its own text; the rest of the fields are the show's, tried with the shows above.
+    name: names(false),
+    description,
+    keywords: fc.array(text(20), { maxLength: 2 }),
+    links: fc.array(link, { maxLength: 1 }),
+    events: fc.array(programmeEvent, { maxLength: 1 }),
+    onDemand,
+    date: mostly(fc.constant(undefined), oneOf("2026-11-31", "2026-10-01")),
+    by: oneOf("start", "both"),
+    crid: mostly(
+      fc.nat().map((n) => `crid://test.example/episode/${n}`),
+      oneOf("crid://test.example/100%", "crid:/x"),
+    ),
+  },
+  { requiredKeys: ["by"] },
+);
+
 const show = fc.record(
   {
     name: names(false),
-    description,
-    images: fc.array(
-      fc.record(
-        {
-          url: mostly(httpUrl, oneOf("https://img.test.example/image")),
-          size: oneOf("600x600", "320x240"),
-          mimeValue: mediaType,
-        },
-        { requiredKeys: ["url", "size"] },
-      ),
-      { maxLength: 2 },
-    ),
-    website: httpUrl,
-    genres: fc.array(genre, { maxLength: 1 }),
-    keywords: fc.array(text(20), { maxLength: 2 }),
-    links: fc.array(link, { maxLength: 1 }),
-    translations,
-    group: mostly(
-      oneOf("crid://test.example/group/1"),
-      oneOf("crid://test.example/100%", "crid://x"),
-    ),
+    ...programmeFields,
   },
   { requiredKeys: ["name"] },
 );
@@ -334,30 +418,47 @@ const schedule = fc
     // An end mostly runs into the next slot: overlaps are refused, which is not what is tried here.
     ends: fc.array(mostly(fc.constant(undefined), clock), { minLength: 4, maxLength: 4 }),
     special: optional(fc.tuple(clock, clock)),
+    // One in the schedule file, one in a file of episodes/<service id>/.
+    episodes: fc.array(episode, { maxLength: 1 }),
+    episodeFile: fc.array(episode, { maxLength: 1 }),
   })
-  .map(({ shows, starts, ends, special }) => ({
-    shows,
-    grid: [
-      {
-        days: "daily",
-        slots: [...starts].sort().map((start, i) => ({
-          start,
-          ...(ends[i] === undefined ? {} : { end: ends[i] }),
-          show: i % 2 === 0 ? "morning" : "night",
-        })),
-      },
-    ],
-    ...(special
-      ? {
-          dates: [
-            {
-              date: "2026-11-25",
-              specials: [{ start: special[0], end: special[1], show: "night" }],
-            },
-          ],
-        }
-      : {}),
-  }));
+  .map(({ shows, starts, ends, special, episodes, episodeFile }) => {
+    const first = [...starts].sort()[0] as string;
+    // `by` picks how it names its airing; the first slot's show airs once a day, at `first`.
+    const toEpisode =
+      (day: string) =>
+      ({ by, date, ...fields }: Record<string, unknown>) => ({
+        date: date ?? day,
+        start: first,
+        ...(by === "both" ? { show: "morning" } : {}),
+        ...fields,
+      });
+    return {
+      shows,
+      ...(episodes.length > 0 ? { episodes: episodes.map(toEpisode("2026-11-24")) } : {}),
+      episodeFile: episodeFile.map(toEpisode("2026-11-27")),
+      grid: [
+        {
+          days: "daily",
+          slots: [...starts].sort().map((start, i) => ({
+            start,
+            ...(ends[i] === undefined ? {} : { end: ends[i] }),
+            show: i % 2 === 0 ? "morning" : "night",
+          })),
+        },
+      ],
+      ...(special
+        ? {
+            dates: [
+              {
+                date: "2026-11-25",
+                specials: [{ start: special[0], end: special[1], show: "night" }],
+              },
+            ],
+          }
+        : {}),
+    };
+  });
 
 type Folder = {
   provider: Record<string, unknown> & { name: Record<string, unknown> };
@@ -483,6 +584,59 @@ const nearMisses: [string, (folder: Folder) => void][] = [
   ],
   ["postal link with a comma", (f) => (f.provider.links = [{ uri: "postal:Studio,Bern" }])],
   ["mail link without a domain", (f) => (f.services[0].links = [{ uri: "mailto:studio" }])],
+  [
+    "episode at a time nothing starts",
+    (f) => (f.services[2].episodes = [{ date: "2026-11-24", start: "23:59", name: { long: "E" } }]),
+  ],
+  [
+    "episode of an undefined show",
+    (f) =>
+      (f.services[3].episodeFile = [{ date: "2026-11-24", show: "noon", name: { long: "E" } }]),
+  ],
+  [
+    "two episodes for one airing",
+    (f) =>
+      (f.services[2].episodes = [
+        { date: "2026-11-24", show: "morning", keywords: ["a"] },
+        { date: "2026-11-24", show: "morning", keywords: ["b"] },
+      ]),
+  ],
+  [
+    "event that starts after any airing ends",
+    (f) =>
+      (f.services[2].shows.night = {
+        ...f.services[2].shows.night,
+        events: [{ name: { long: "Late" }, offset: "30:00", duration: "00:05" }],
+      }),
+  ],
+  [
+    "event repeating before it ends",
+    (f) =>
+      (f.services[3].shows.morning = {
+        ...f.services[3].shows.morning,
+        events: [{ name: { long: "E" }, offset: "00:00", duration: "00:10", every: "00:05" }],
+      }),
+  ],
+  [
+    "on-demand file type as an extension",
+    (f) =>
+      (f.services[2].shows.morning = {
+        ...f.services[2].shows.morning,
+        onDemand: { files: [{ url: "https://a.example/a.mp3", mimeValue: "mp3" }] },
+      }),
+  ],
+  [
+    "on-demand until before from",
+    (f) =>
+      (f.services[3].shows.night = {
+        ...f.services[3].shows.night,
+        onDemand: {
+          files: [{ url: "https://a.example/a.mp3", mimeValue: "audio/mpeg" }],
+          availableFrom: "2026-11-24T10:00Z",
+          availableUntil: "2026-11-24T09:00Z",
+        },
+      }),
+  ],
   ["IP address as radiodnsHost", (f) => (f.provider.radiodnsHost = "192.0.2.1")],
   ["piMarginHours over 11", (f) => (f.provider.piMarginHours = 12)],
   [
@@ -526,15 +680,24 @@ describe("every data folder validate accepts", () => {
     await fc.assert(
       fc.asyncProperty(dataFolder, async ({ provider, services: [one, two, s1, s2] }) => {
         const dir = join(root, String(run++));
+        const { episodeFile: e1, ...schedule1 } = s1;
+        const { episodeFile: e2, ...schedule2 } = s2;
         const files: DataFiles = {
           "provider.yaml": stringify(provider),
           "services/one.yaml": stringify(one),
           "services/two.yaml": stringify(two),
-          "schedules/one.yaml": stringify(s1),
-          "schedules/two.yaml": stringify(s2),
+          "schedules/one.yaml": stringify(schedule1),
+          "schedules/two.yaml": stringify(schedule2),
+          ...(Array.isArray(e1) && e1.length > 0
+            ? { "episodes/one/week.yaml": stringify({ episodes: e1 }) }
+            : {}),
+          ...(Array.isArray(e2) && e2.length > 0
+            ? { "episodes/two/week.yaml": stringify({ episodes: e2 }) }
+            : {}),
         };
-        await mkdir(join(dir, "services"), { recursive: true });
-        await mkdir(join(dir, "schedules"));
+        for (const folder of ["services", "schedules", "episodes/one", "episodes/two"]) {
+          await mkdir(join(dir, folder), { recursive: true });
+        }
         for (const [path, text] of Object.entries(files)) await writeFile(join(dir, path), text);
         const { scheduled, problems } = await loadAndSchedule(dir, NOW);
         await rm(dir, { recursive: true });
