@@ -15,6 +15,7 @@ import {
   parseListenHost,
   parsePort,
   parseSeconds,
+  parseServiceTimeZone,
   parseSources,
   parseTimeout,
   parseTimeZone,
@@ -275,6 +276,11 @@ failed or the site cannot be reached.`,
       "--time-zone <zone>",
       "IANA zone of the schedules, e.g. Europe/Zurich (SPI documents hold UTC instants)",
       parseTimeZone,
+    )
+    .option(
+      "--service-time-zone <id=zone>",
+      "a service whose schedule is in another zone, e.g. news=Europe/London (repeatable)",
+      parseServiceTimeZone,
     )
     .option("--data <dir>", "the data folder to write", parseFolderPath, "data")
     .option("--key <key>", "API key for a live API (default: $SPI_IMPORT_KEY)", parseApiKey)

@@ -10,6 +10,8 @@ export interface ImportCommandOptions {
   sources: string[];
   data: string;
   timeZone: string;
+  /** Service id → zone, for services not in the provider's zone. */
+  serviceTimeZone?: Record<string, string> | undefined;
   key?: string | undefined;
   keysFile?: string | undefined;
   now?: number | undefined;
@@ -53,6 +55,7 @@ export async function importCommand(
       : { files: options.sources },
     dataDir: options.data,
     timeZone: options.timeZone,
+    serviceTimeZones: options.serviceTimeZone ?? {},
     now: options.now ?? Date.now(),
     force: Boolean(options.force),
   });

@@ -139,3 +139,18 @@ export function parseTimeZone(value: string): string {
   if (problem !== undefined) throw new InvalidArgumentError(problem);
   return value;
 }
+
+/**
+ * `--service-time-zone news=Europe/London`, repeatable: the zone of one service whose
+ * schedules are not in the provider's zone. Collected into one map.
+ */
+export function parseServiceTimeZone(
+  value: string,
+  previous: Record<string, string> = {},
+): Record<string, string> {
+  const [, service, zone = ""] = /^([^=\s]+)=(.+)$/.exec(value) ?? [];
+  if (service === undefined) {
+    throw new InvalidArgumentError("expected <service id>=<IANA zone>, e.g. news=Europe/London");
+  }
+  return { ...previous, [service]: parseTimeZone(zone) };
+}

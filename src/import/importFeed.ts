@@ -1,3 +1,4 @@
+import { UsageError } from "../exit/spiStaticError.js";
 import type {
   EpisodeInput,
   ProviderInput,
@@ -22,6 +23,8 @@ export interface ImportedData {
 export interface ImportOptions {
   /** The IANA zone the schedules' wall times are in (SPI documents carry instants only). */
   timeZone: string;
+  /** Service id → its zone, where it is not `timeZone`. */
+  serviceTimeZones: Record<string, string>;
   /** Where the feed came from: the origin of notes about the whole feed. */
   source: string;
 }
@@ -72,6 +75,12 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     notes,
   );
 
+  const unknown = Object.keys(options.serviceTimeZones).filter((id) => !ids.includes(id));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--service-time-zone names ${unknown.join(", ")}: the feed's services are ${ids.join(", ")}`,
+    );
+  }
   const documentsOf = assignToServices(feed, ids, notes);
   const services = si.services.map((feedService, index) => {
     const id = ids[index] ?? "";
@@ -81,10 +90,14 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
       documents.map((pi) => pi.document.language),
       feedService.language,
     );
-    const service = importService(feedService, id, language, si.language, notes);
+    const timeZone = options.serviceTimeZones[id] ?? options.timeZone;
+    const service = {
+      ...importService(feedService, id, language, si.language, notes),
+      ...(timeZone !== options.timeZone ? { timeZone } : {}),
+    };
     const { schedule, episodes } = importSchedule(feedService, id, documents, {
       cridAuthority,
-      timeZone: options.timeZone,
+      timeZone,
       language,
       notes,
     });

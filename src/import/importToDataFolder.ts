@@ -15,6 +15,8 @@ export interface ImportRequest {
   from: { files: string[] } | { api: Omit<LiveFeedOptions, "timeZone" | "now"> };
   dataDir: string;
   timeZone: string;
+  /** Service id → its zone, where it is not `timeZone`. */
+  serviceTimeZones?: Record<string, string>;
   /** The clock: the live API's window, and the window the written data is checked for. */
   now: number;
   /** Replace files the data folder already has. */
@@ -52,7 +54,11 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
     source = request.from.api.baseUrl;
   }
   const feed = parseFeedDocuments(documents, notes);
-  const data = importFeed(feed, { timeZone: request.timeZone, source }, notes);
+  const data = importFeed(
+    feed,
+    { timeZone: request.timeZone, serviceTimeZones: request.serviceTimeZones ?? {}, source },
+    notes,
+  );
   const files = dataFolderFiles(data, source);
 
   if (!request.force) {

@@ -19,6 +19,26 @@ describe("spi-static import", () => {
     expect(city.stderr).toContain('did you mean "Europe/London"?');
   });
 
+  it("takes a service's own zone as <id>=<zone>, and refuses a service the feed does not have", async () => {
+    const malformed = await runInProcess(
+      ["import", SI, PI, "--time-zone", "Europe/London", "--service-time-zone", "london"],
+      root,
+    );
+    expect(malformed.exitCode).toBe(2);
+    expect(malformed.stderr).toContain("expected <service id>=<IANA zone>");
+    const unknown = await runInProcess(
+      [
+        ...["import", SI, PI, "--time-zone", "Europe/London", "--data", "zones"],
+        ...["--service-time-zone", "heart=Europe/Dublin"],
+      ],
+      root,
+    );
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain(
+      "--service-time-zone names heart: the feed's services are london",
+    );
+  });
+
   it("writes provider, service and schedule, and prints the notes and a summary", async () => {
     const run = await runInProcess(
       ["import", SI, PI, "--time-zone", "Europe/London", "--data", "out1"],

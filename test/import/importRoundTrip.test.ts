@@ -13,7 +13,7 @@ const NOW = Date.parse("2026-11-23T08:00:00Z");
 const KEY = "import-test-key-0000000001";
 
 /** Builds `dataDir`, imports the output, builds the import: both sites and the import's result. */
-async function roundTrip(dataDir: string) {
+async function roundTrip(dataDir: string, serviceTimeZones: Record<string, string> = {}) {
   const work = await mkdtemp(join(tmpdir(), "spi-import-"));
   const original = join(work, "out");
   const imported = join(work, "data");
@@ -23,6 +23,7 @@ async function roundTrip(dataDir: string) {
     from: { files: [original] },
     dataDir: imported,
     timeZone: "Europe/Zurich",
+    serviceTimeZones,
     now: NOW,
     force: false,
   });
@@ -99,15 +100,16 @@ describe("importing spi-static's own build of the example broadcaster", () => {
 });
 
 describe("importing spi-static's build of the synthetic benchmark broadcaster", () => {
-  it("builds again into the same programmes for every service", async () => {
+  it("builds again into the same programmes for every service, each in its own zone", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "spi-import-bench-"));
-    await writeSyntheticDataset(dataDir, 3);
-    const trip = await roundTrip(dataDir);
+    // s0003 is in London, s0004 in New York; the others in the provider's Zurich.
+    await writeSyntheticDataset(dataDir, 5);
+    const trip = await roundTrip(dataDir, { s0003: "Europe/London", s0004: "America/New_York" });
     expect(trip.result.problems.filter((p) => p.severity === "error")).toEqual([]);
     expect(trip.result.notes).toEqual([]);
     const before = await siteProgrammes(trip.original);
     const after = await siteProgrammes(trip.rebuilt);
-    expect(before.size).toBe(3);
+    expect(before.size).toBe(5);
     for (const [service, programmes] of before) {
       expect(programmes.length, service).toBeGreaterThan(700);
       expect(after.get(service), service).toEqual(programmes);
@@ -118,5 +120,10 @@ describe("importing spi-static's build of the synthetic benchmark broadcaster", 
     expect(schedule.dates).toEqual([
       { date: "2026-11-25", specials: [{ start: "19:15", end: "21:45", show: "group-15" }] },
     ]);
+    // In its own zone, New York's grid is the one its broadcaster wrote: the special at 19:15.
+    const newYork = parse(await readFile(join(trip.imported, "schedules/s0004.yaml"), "utf8"));
+    expect(newYork.dates).toEqual(schedule.dates);
+    const service = parse(await readFile(join(trip.imported, "services/s0004.yaml"), "utf8"));
+    expect(service.timeZone).toBe("America/New_York");
   });
 });
