@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import type { PlannedDocument, SiteDocument } from "../site/siteContract.js";
@@ -291,13 +291,25 @@ function readPublished(path: string): { bytes: Buffer; state: string } | undefin
   try {
     const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile()) throw notRegular(path);
-    return { bytes: readFileSync(fd), state: stateOf(stats) };
+    return { bytes: readOpenFile(fd, Number(stats.size)), state: stateOf(stats) };
   } catch (error) {
     if (error instanceof PublishError) throw error;
     return undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+/** The file's bytes, its size known from fstat (readFileSync would ask for it again). */
+function readOpenFile(fd: number, size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  let read = 0;
+  while (read < size) {
+    const count = readSync(fd, bytes, read, size - read, read);
+    if (count === 0) break;
+    read += count;
+  }
+  return read === size ? bytes : bytes.subarray(0, read);
 }
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;

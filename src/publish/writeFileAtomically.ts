@@ -1,8 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 const TEMPORARY_SUFFIX = ".spi-static.tmp";
+/** Temporary names unique to this process: its pid and a count (no random bytes per file). */
+let temporaryCount = 0;
 
 /**
  * A build that is killed mid-write leaves its temporary file behind; the name says whose it is,
@@ -24,7 +25,7 @@ export function writeFileAtomically(path: string, content: string | Uint8Array):
   const dir = dirname(path);
   const temporary = join(
     dir,
-    `.${basename(path)}.${randomBytes(6).toString("hex")}${TEMPORARY_SUFFIX}`,
+    `.${basename(path)}.${process.pid}-${(temporaryCount++).toString(36)}${TEMPORARY_SUFFIX}`,
   );
   try {
     writeIntoFolder(temporary, content);
