@@ -165,14 +165,12 @@ function importSchedule(
       message: `service ${serviceId} has no programmes in the feed: its grid is empty`,
     });
   }
-  const eventLocatorBearer = feedService.bearers.find((b) => /^(dab|fm):/.test(b.id))?.id;
   const { shows, showIds, episodes } = importShows(
     airings,
     {
       serviceId,
       cridAuthority: context.cridAuthority,
       language: context.language,
-      eventLocatorBearer,
     },
     notes,
   );

@@ -1,4 +1,10 @@
-import type { EpisodeInput, Link, Show } from "../load/inputSchema.js";
+import {
+  type EpisodeInput,
+  episodeSchema,
+  type Link,
+  type Show,
+  showSchema,
+} from "../load/inputSchema.js";
 import { websiteLabel } from "../render/websiteLabel.js";
 import { programmeCrid, showGroupCrid } from "../schedule/programmeCrid.js";
 import type { FeedLink, FeedProgramme } from "./feedModel.js";
@@ -13,8 +19,6 @@ export interface ShowContext {
   cridAuthority: string;
   /** The language of the service's texts. */
   language: string;
-  /** The build's terrestrial_event_locator links start with this bearer id. */
-  eventLocatorBearer: string | undefined;
 }
 
 /** What an episode gives an airing: the fields it publishes unlike its show, its own CRID. */
@@ -99,8 +103,10 @@ export function importShows(
     const fields = withoutPlacedEvents(versionFields, shows[id], airing);
     const derived = programmeCrid(context.cridAuthority, context.serviceId, airing.start);
     const crid = airing.crid !== derived && airing.crid !== "" ? { crid: airing.crid } : {};
-    const given = Object.keys(fields).length > 0 || "crid" in crid;
-    episodes.push(given ? { show: id, ...fields, ...crid } : undefined);
+    const locator = eventLocatorOf(airing.links);
+    const identifiers = locator ? { terrestrialEventLocator: locator } : {};
+    const given = Object.keys(fields).length > 0 || "crid" in crid || locator !== undefined;
+    episodes.push(given ? { show: id, ...fields, ...crid, ...identifiers } : undefined);
   });
   // In id order: the same shows are listed alike, whichever days the feed showed first.
   const sorted = Object.fromEntries(Object.entries(shows).sort(([a], [b]) => a.localeCompare(b)));
@@ -168,7 +174,7 @@ function showOf(airing: FeedProgramme, context: ShowContext, notes: ImportNote[]
   }
   const images = airing.images.flatMap((image) => importImage(image, notes));
   const genres = airing.genres.map((genre) => importGenre(genre, context.language, origin, notes));
-  const { website, links } = splitLinks(texts.links, airing, context, notes);
+  const { website, terrestrialProgrammeCrid, links } = splitLinks(texts.links, context, notes);
   const { description, keywords, translations } = texts;
   const events = importEvents(airing, context.language, notes);
   const onDemand = importOnDemand(airing, notes);
@@ -177,6 +183,7 @@ function showOf(airing: FeedProgramme, context: ShowContext, notes: ImportNote[]
     ...(description ? { description } : {}),
     ...(images.length > 0 ? { images } : {}),
     ...(website ? { website } : {}),
+    ...(terrestrialProgrammeCrid ? { terrestrialProgrammeCrid } : {}),
     ...(genres.length > 0 ? { genres } : {}),
     ...(keywords.length > 0 ? { keywords } : {}),
     ...(links.length > 0 ? { links } : {}),
@@ -189,20 +196,25 @@ function showOf(airing: FeedProgramme, context: ShowContext, notes: ImportNote[]
 /**
  * The show's website is the link the build would write for it: http(s), text/html, described
  * with the word for "Website" in the service's language (undescribed where spi-static knows no
- * word). The build writes the terrestrial links itself, so those equal to what it writes are
- * not data; every other link is one of the show's links.
+ * word). The terrestrial links are the data's identifiers the build writes as links: the
+ * programme CRID a field of the show, the event locator one of the airing's episode
+ * (eventLocatorOf). Every other link is one of the show's links.
  */
 function splitLinks(
   links: readonly FeedLink[],
-  airing: FeedProgramme,
   context: ShowContext,
   notes: ImportNote[],
-): { website: string | undefined; links: Link[] } {
+): { website: string | undefined; terrestrialProgrammeCrid: string | undefined; links: Link[] } {
   const label = websiteLabel(context.language);
   let website: string | undefined;
+  let terrestrialProgrammeCrid: string | undefined;
   const rest: FeedLink[] = [];
   for (const link of links) {
-    if (isDerivedLink(link, airing, context)) continue;
+    if (isTerrestrial(link, "terrestrial_event_locator")) continue;
+    if (isTerrestrial(link, "terrestrial_programme_crid") && !terrestrialProgrammeCrid) {
+      terrestrialProgrammeCrid = link.uri;
+      continue;
+    }
     const isWebsite =
       /^https?:\/\//i.test(link.uri) &&
       link.mimeValue === "text/html" &&
@@ -210,16 +222,25 @@ function splitLinks(
     if (isWebsite && website === undefined) website = link.uri;
     else rest.push(link);
   }
-  return { website, links: importLinks(rest, notes) };
+  return { website, terrestrialProgrammeCrid, links: importLinks(rest, notes) };
 }
 
-function isDerivedLink(link: FeedLink, airing: FeedProgramme, context: ShowContext): boolean {
-  if (link.description === "terrestrial_programme_crid") return link.uri === airing.crid;
-  if (link.description !== "terrestrial_event_locator" || !context.eventLocatorBearer) {
-    return false;
-  }
-  const stamp = new Date(airing.start).toISOString().replace(/[-:]|\.\d+/g, "");
-  return link.uri === `${context.eventLocatorBearer};${stamp}`;
+/** A terrestrial link the data can give as its field (checked as the loader checks it). */
+function isTerrestrial(
+  link: FeedLink,
+  description: "terrestrial_event_locator" | "terrestrial_programme_crid",
+): boolean {
+  if (link.description !== description) return false;
+  const field =
+    description === "terrestrial_event_locator"
+      ? episodeSchema.shape.terrestrialEventLocator
+      : showSchema.shape.terrestrialProgrammeCrid;
+  return field.safeParse(link.uri).success;
+}
+
+/** The airing's terrestrial event locator: one broadcast event, so its episode's. */
+function eventLocatorOf(links: readonly FeedLink[]): string | undefined {
+  return links.find((link) => isTerrestrial(link, "terrestrial_event_locator"))?.uri;
 }
 
 /** What every airing has that the data cannot carry: a shortId, a second group. */

@@ -176,6 +176,8 @@ export type Names = DeepReadonly<Input.Names>;
 export type Show = Omit<DeepReadonly<Input.Show>, "events" | "onDemand"> & {
   readonly events?: readonly ProgrammeEvent[];
   readonly onDemand?: OnDemand;
+  /** Given by an episode only: a locator names one broadcast event, never every airing of a show. */
+  readonly terrestrialEventLocator?: string;
 };
 export type Translation = DeepReadonly<Input.Translation>;
 /** By language tag; a language appears once (tags compared case-insensitively). */

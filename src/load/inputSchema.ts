@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isCalendarDate, weekdayNames } from "../time/plainDate.js";
 import { countryCodeProblem } from "./countryCode.js";
 import { quoted } from "./inputProblem.js";
-import { httpUrlProblem, linkUriProblem } from "./linkUri.js";
+import { eventLocatorProblem, httpUrlProblem, linkUriProblem } from "./linkUri.js";
 import { mediaTypeProblem } from "./mediaType.js";
 import { radiodnsHostProblem } from "./radiodnsHost.js";
 import {
@@ -485,6 +485,11 @@ export const showSchema = z.strictObject({
   group: crid
     .optional()
     .describe("The show's group CRID (memberOf); derived from service and show id when absent."),
+  terrestrialProgrammeCrid: crid
+    .optional()
+    .describe(
+      "The CRID the broadcast (DAB/DVB) EPG gives this programme, published as a terrestrial_programme_crid link; only when it is a real identifier of your broadcast system.",
+    ),
   ...programmeTextFields,
   events: z
     .array(programmeEventSchema)
@@ -506,6 +511,11 @@ export const episodeSchema = showSchema.partial().extend({
   crid: crid
     .optional()
     .describe("The airing's own CRID; derived from service and start if absent."),
+  terrestrialEventLocator: checkedString(eventLocatorProblem)
+    .optional()
+    .describe(
+      "The broadcast event this airing is, as your broadcast system names it (a DVB locator dvb://<onid>.<tsid>.<sid>;<event id>, TS 102 851), published as a terrestrial_event_locator link.",
+    ),
 });
 
 export const gridSlotSchema = z.strictObject({

@@ -54,3 +54,20 @@ function webHostProblem(url: string, host: string | undefined): string | undefin
   if (!URL.canParse(url)) return `${quoted(url)} has a host that is not valid`;
   return undefined;
 }
+
+/**
+ * The schemes of a terrestrial event locator: the DVB locator of ETSI TS 102 851, whose
+ * `;<event id>` names one broadcast event, and the broadcast bearers of TS 103 270 for locators
+ * a broadcaster's own system defines on them.
+ */
+export const EVENT_LOCATOR_SCHEMES = ["dvb", "dab", "fm", "hd", "drm", "amss"] as const;
+
+/** Why `uri` cannot be a terrestrial event locator, or undefined when it can. */
+export function eventLocatorProblem(uri: string): string | undefined {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri)?.[1]?.toLowerCase();
+  if (scheme === undefined || !(EVENT_LOCATOR_SCHEMES as readonly string[]).includes(scheme)) {
+    return `${quoted(uri)} is not a broadcast locator (expected a URI of ${EVENT_LOCATOR_SCHEMES.join(", ")}, e.g. dvb://233a.1004.1044;1f3)`;
+  }
+  const parsed = parseUri(uri);
+  return parsed.ok ? undefined : `${quoted(uri)} ${parsed.reason}`;
+}

@@ -37,6 +37,12 @@ export function parseInput<T extends z.ZodType>(
   return undefined;
 }
 
+/** Fields that exist, but not where they were written: said instead of a guess. */
+const FIELDS_ELSEWHERE: Record<string, string> = {
+  terrestrialEventLocator:
+    " here; a locator names one broadcast event, so it is given per airing, on an episode",
+};
+
 function toProblems(schema: z.ZodType, file: YamlFile, issue: z.core.$ZodIssue): InputProblem[] {
   const path = issue.path as PropertyKey[];
   switch (issue.code) {
@@ -45,7 +51,7 @@ function toProblems(schema: z.ZodType, file: YamlFile, issue: z.core.$ZodIssue):
       return issue.keys.map((key) => ({
         ...file.locateKey([...path, key]),
         severity: "error",
-        message: `is not a known field${didYouMean(key, known) || listKnown(known)}`,
+        message: `is not a known field${FIELDS_ELSEWHERE[key] ?? (didYouMean(key, known) || listKnown(known))}`,
       }));
     }
     case "invalid_key": {

@@ -13,7 +13,7 @@ import {
   writeMultimedia,
   writeNames,
 } from "./spiElements.js";
-import { formatEventLocatorTime, formatSpiDuration, formatSpiTime } from "./spiTime.js";
+import { formatSpiDuration, formatSpiTime } from "./spiTime.js";
 import { type OwnTexts, textVersions } from "./textVersions.js";
 import { websiteLabel } from "./websiteLabel.js";
 import { slot, writeXmlDocument, type XmlFragment, XmlWriter } from "./xmlWriter.js";
@@ -49,9 +49,8 @@ export function renderProgrammeInformation({
         stopTime: formatSpiTime(day.scopeEnd),
       })
       .up();
-    const eventLocatorBearer = service.bearers[0]?.id;
     for (const programme of day.programmes) {
-      writeAiring(xml, fragments, programme, service.language, eventLocatorBearer);
+      writeAiring(xml, fragments, programme, service.language);
     }
     xml.up().up();
   });
@@ -63,15 +62,14 @@ const MINUTE_MS = 60_000;
 const PROGRAMME_DEPTH = 2;
 
 /**
- * What each airing fills into its programme element: its CRID, time, duration and event
- * locator, its on-demand window, and the id of each programme event (`event1`, `event2`, …).
+ * What each airing fills into its programme element: its CRID, time and duration, its
+ * on-demand window, and the id of each programme event (`event1`, `event2`, …).
  */
 type AiringSlot = string;
 
 interface ProgrammeFragment {
   groupCrid: string;
   language: string;
-  withEventLocator: boolean;
   /** The offsets of the placed events, which differ between airings of different lengths. */
   eventOffsets: string;
   fragment: XmlFragment<AiringSlot>;
@@ -81,9 +79,7 @@ interface ProgrammeFragment {
  * A programme element is the same in every airing of its content but for the slots above: one
  * build renders it once per content and fills it in for each airing. The cache key is the
  * content (the show object; for an airing with an episode, the episode laid over its show, made
- * once per layout of the service), the group CRID, the service's language, whether the service
- * has event locators, and
- * the offsets of the events placed in the airing (a repeating event fits more often in a longer
+ * once per layout of the service), the group CRID, the service's language, and the offsets of the events placed in the airing (a repeating event fits more often in a longer
  * airing). An episode's content is used by one airing, and again only by the PI documents of
  * the neighbouring days that list it; the content is held weakly, so it goes when its service's
  * layout does. Names, descriptions, images and genres are most of a PI document's bytes. Kept
@@ -97,11 +93,7 @@ export class ProgrammeFragments {
   renderedEpisodes = 0;
   reused = 0;
 
-  of(
-    programme: ProgrammeInstance,
-    language: string,
-    withEventLocator: boolean,
-  ): XmlFragment<AiringSlot> {
+  of(programme: ProgrammeInstance, language: string): XmlFragment<AiringSlot> {
     const { content, groupCrid, events } = programme;
     let known = this.byContent.get(content);
     if (!known) {
@@ -109,12 +101,11 @@ export class ProgrammeFragments {
       this.byContent.set(content, known);
     }
     const eventOffsets = events.length === 0 ? "" : events.map((e) => e.offset).join(",");
-    // Nearly always one entry: a show has one group, and a service has event locators or not.
+    // Nearly always one entry: a show has one group.
     for (const entry of known) {
       if (
         entry.groupCrid === groupCrid &&
         entry.language === language &&
-        entry.withEventLocator === withEventLocator &&
         entry.eventOffsets === eventOffsets
       ) {
         this.reused++;
@@ -122,9 +113,9 @@ export class ProgrammeFragments {
       }
     }
     const fragment = XmlWriter.fragment<AiringSlot>(PROGRAMME_DEPTH, (xml) =>
-      writeProgramme(xml, programme, language, withEventLocator),
+      writeProgramme(xml, programme, language),
     );
-    known.push({ groupCrid, language, withEventLocator, eventOffsets, fragment });
+    known.push({ groupCrid, language, eventOffsets, fragment });
     this.rendered++;
     if (programme.episode) this.renderedEpisodes++;
     return fragment;
@@ -132,12 +123,7 @@ export class ProgrammeFragments {
 }
 
 /** `language` is the service's: the PI document's and that of the programme's own texts. */
-function writeProgramme(
-  xml: XmlWriter,
-  programme: ProgrammeInstance,
-  language: string,
-  withEventLocator: boolean,
-) {
+function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, language: string) {
   const { content, groupCrid, events } = programme;
   xml.ele("programme", { id: slot("crid"), shortId: "0" });
   const texts = textVersions(content, language, language);
@@ -155,9 +141,15 @@ function writeProgramme(
     xml.ele("link", attributes({ uri: content.website, mimeValue: "text/html", description })).up();
   }
   writeLinks(xml, texts);
-  if (withEventLocator) {
-    xml.ele("link", { uri: slot("eventLocator"), description: "terrestrial_event_locator" }).up();
-    xml.ele("link", { uri: slot("crid"), description: "terrestrial_programme_crid" }).up();
+  // The seed's link descriptions for identities in the broadcast system (TS 102 818 C.4),
+  // written only when the data gives them: spi-static never makes one up.
+  if (content.terrestrialEventLocator) {
+    const uri = content.terrestrialEventLocator;
+    xml.ele("link", { uri, description: "terrestrial_event_locator" }).up();
+  }
+  if (content.terrestrialProgrammeCrid) {
+    const uri = content.terrestrialProgrammeCrid;
+    xml.ele("link", { uri, description: "terrestrial_programme_crid" }).up();
   }
   events.forEach(({ event, offset }, i) => {
     xml.ele("programmeEvent", { id: slot(`event${i + 1}`), shortId: "0" });
@@ -231,16 +223,12 @@ function writeAiring(
   fragments: ProgrammeFragments,
   programme: ProgrammeInstance,
   language: string,
-  eventLocatorBearer: string | undefined,
 ) {
   const { content, crid, start, end, events } = programme;
-  const withEventLocator = Boolean(eventLocatorBearer);
   const values: Record<AiringSlot, string> = {
     crid,
     time: formatSpiTime(start),
     duration: formatSpiDuration(end - start),
-    // Filled only where the fragment has the slot: services with a broadcast bearer.
-    eventLocator: withEventLocator ? `${eventLocatorBearer};${formatEventLocatorTime(start)}` : "",
   };
   if (content.onDemand) {
     const window = onDemandWindow(content.onDemand, programme);
@@ -250,5 +238,5 @@ function writeAiring(
   }
   // A programme event's CRID is its programme's and its place: stable for this airing.
   for (let i = 1; i <= events.length; i++) values[`event${i}`] = `${crid}/${i}`;
-  xml.insert(fragments.of(programme, language, withEventLocator), values);
+  xml.insert(fragments.of(programme, language), values);
 }

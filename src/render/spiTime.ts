@@ -8,11 +8,6 @@ export const formatSpiTime = boundedMemo(
   (instant: number) => `${new Date(instant).toISOString().slice(0, 19)}Z`,
 );
 
-/** The basic ISO form a DAB event locator takes after its `;`: `20261123T050000Z`. */
-export const formatEventLocatorTime = boundedMemo((instant: number) =>
-  formatSpiTime(instant).replace(/[-:]/g, ""),
-);
-
 /** xs:duration as SPI wants it: `PT1H30M`, `PT45M`, `PT2H45M30S`, never fractional. */
 export const formatSpiDuration = boundedMemo((milliseconds: number) => {
   const total = Math.round(milliseconds / 1000);

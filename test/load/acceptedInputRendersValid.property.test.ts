@@ -115,6 +115,28 @@ const linkUri = fc.oneof(
   ),
 );
 
+/**
+ * Like mostly, but wrong less often: fields most folders leave out still should not make most
+ * folders refused (their near misses are tried on purpose below).
+ */
+const seldomWrong = <T>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 600, arbitrary: good }, { weight: 1, arbitrary: bad });
+
+/** A programme's CRID in the broadcast EPG, and a broadcast event's locator (issue 14). */
+const terrestrialCrid = seldomWrong(
+  oneOf("crid://dab.test.example/8812", "crid://Test.Example/a/b", "crid://test.example/%C3%A4"),
+  oneOf("crid://x", "dab.test.example/1", "crid://test.example/100%", "crid://test.example/a b"),
+);
+const eventLocator = seldomWrong(
+  oneOf(
+    "dvb://233a.1004.1044;1f3",
+    "dvb://233a..1044;1f3~20261123T050000Z--PT1H",
+    "dab:4e1.4fe1.4e01.0",
+    "fm:4e1.4e12.09580",
+  ),
+  oneOf("https://radio.test.example/e/1", "dvb://a b", "javascript:alert(1)", "dvb://1;<x>"),
+);
+
 const link = fc.record(
   { uri: linkUri, mimeValue: mediaType, description: text(180) },
   { requiredKeys: ["uri"] },
@@ -377,6 +399,7 @@ const programmeFields = {
   ),
   events: fc.array(programmeEvent, { maxLength: 1 }),
   onDemand: fc.option(onDemand, { nil: undefined, freq: 3 }),
+  terrestrialProgrammeCrid: terrestrialCrid,
 };
 
 /**
@@ -399,6 +422,8 @@ const episode = fc.record(
       fc.nat().map((n) => `crid://test.example/episode/${n}`),
       oneOf("crid://test.example/100%", "crid:/x"),
     ),
+    terrestrialProgrammeCrid: terrestrialCrid,
+    terrestrialEventLocator: eventLocator,
   },
   { requiredKeys: ["by"] },
 );
@@ -638,6 +663,33 @@ const nearMisses: [string, (folder: Folder) => void][] = [
       }),
   ],
   ["IP address as radiodnsHost", (f) => (f.provider.radiodnsHost = "192.0.2.1")],
+  [
+    "event locator on a show, not an episode",
+    (f) =>
+      (f.services[2].shows.morning = {
+        ...f.services[2].shows.morning,
+        terrestrialEventLocator: "dvb://233a.1004.1044;1f3",
+      }),
+  ],
+  [
+    "malformed terrestrial programme CRID",
+    (f) =>
+      (f.services[3].shows.night = {
+        ...f.services[3].shows.night,
+        terrestrialProgrammeCrid: "crid://test.example/100%",
+      }),
+  ],
+  [
+    "web address as an event locator",
+    (f) =>
+      (f.services[2].episodes = [
+        {
+          date: "2026-11-23",
+          show: "morning",
+          terrestrialEventLocator: "https://radio.test.example/e/1",
+        },
+      ]),
+  ],
   ["piMarginHours over 11", (f) => (f.provider.piMarginHours = 12)],
   [
     "CR, tab and new line in names",

@@ -86,7 +86,8 @@ describe("renderProgrammeInformation", () => {
     expect(xml).toContain(
       '<link uri="https://radio.example/talk?a=1&amp;b=2" mimeValue="text/html" description="Website"/>',
     );
-    expect(xml).toContain('description="terrestrial_event_locator"');
+    // A DAB bearer alone says nothing about the broadcast system's identifiers: none are made up.
+    expect(xml).not.toContain("terrestrial_");
     expect(xml).toContain(
       '<multimedia url="https://img.radio.example/talk/600x600.png" mimeValue="image/png" width="600" height="600"/>',
     );
@@ -145,5 +146,59 @@ describe("renderProgrammeInformation", () => {
     expect(render(service, "2026-11-23")).toContain(
       '<link uri="https://radio.example/aamu" mimeValue="text/html"/>',
     );
+  });
+
+  it("writes terrestrial links only as the data gives them: the show's CRID on each airing, an episode's locator on its own", async () => {
+    const base = makeService({ daily: ["06:00 talk", "09:00 music"] });
+    const talk = {
+      name: { long: "Talk" },
+      terrestrialProgrammeCrid: "crid://dab.radio.example/talk",
+    };
+    const episode = {
+      date: "2026-11-23",
+      start: 6 * 60,
+      show: "talk",
+      crid: undefined,
+      content: {
+        terrestrialEventLocator: "dvb://233a.1004.1044;1f3",
+        terrestrialProgrammeCrid: "crid://dab.radio.example/talk/8812",
+      },
+      origin: { file: "episodes.yaml", line: 1, column: 1, field: "episodes[0]" },
+    };
+    const service = {
+      ...base,
+      bearers: [{ id: "dab:4e1.4fe1.4e01.0", cost: 20, mimeValue: "audio/aacp" }],
+      schedule: {
+        ...base.schedule,
+        shows: { ...base.schedule.shows, talk },
+        episodes: new Map([["2026-11-23", [episode]]]),
+      },
+    };
+    const links = (xml: string) =>
+      [...xml.matchAll(/<programme id="[^"]*\/(\d{12})"[\s\S]*?<\/programme>/g)].map(
+        ([element, start]) => [
+          start,
+          [...element.matchAll(/<link uri="([^"]+)" description="(terrestrial_[a-z_]+)"\/>/g)].map(
+            (m) => `${m[2]} ${m[1]}`,
+          ),
+        ],
+      );
+    const monday = render(service, "2026-11-23");
+    expect(links(monday)).toEqual([
+      ["202611220800", []],
+      [
+        "202611230500",
+        [
+          "terrestrial_event_locator dvb://233a.1004.1044;1f3",
+          "terrestrial_programme_crid crid://dab.radio.example/talk/8812",
+        ],
+      ],
+      ["202611230800", []],
+    ]);
+    expect(links(render(service, "2026-11-24"))).toContainEqual([
+      "202611240500",
+      ["terrestrial_programme_crid crid://dab.radio.example/talk"],
+    ]);
+    expect(await validateSpiDocuments([{ name: "pi.xml", xml: monday }])).toEqual([]);
   });
 });

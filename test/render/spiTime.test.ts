@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  formatEventLocatorTime,
-  formatSpiDuration,
-  formatSpiTime,
-} from "../../src/render/spiTime.js";
+import { formatSpiDuration, formatSpiTime } from "../../src/render/spiTime.js";
 
 const minutes = (m: number) => m * 60_000;
 
@@ -21,13 +17,5 @@ describe("formatSpiDuration", () => {
 describe("formatSpiTime", () => {
   it("writes UTC with Z and no fractional seconds", () => {
     expect(formatSpiTime(Date.parse("2026-03-29T01:00:00.250Z"))).toBe("2026-03-29T01:00:00Z");
-  });
-});
-
-describe("formatEventLocatorTime", () => {
-  it("writes the basic ISO form in UTC, the same each time it is asked", () => {
-    const instant = Date.parse("2026-11-16T17:30:00Z");
-    expect(formatEventLocatorTime(instant)).toBe("20261116T173000Z");
-    expect(formatEventLocatorTime(instant)).toBe("20261116T173000Z");
   });
 });
