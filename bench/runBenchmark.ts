@@ -5,10 +5,12 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { edgeCases, measureEdgeRules, measurePreviewUnderLoad } from "./measureEdge.js";
 import {
   addUnusedShows,
   editOneShow,
   SYNTHETIC_HOST,
+  SYNTHETIC_KEY,
   syntheticServiceId,
   writeSyntheticDataset,
 } from "./syntheticDataset.js";
@@ -87,6 +89,18 @@ try {
     measured.push(await measureRound(startClock + round * 2 * DAY_MS));
     log(`round ${round + 1} of ${rounds} done`);
   }
+  // The edge on the last round's folder, at the clock of its nightly build.
+  const edgeClock = new Date(startClock + (rounds - 1) * 2 * DAY_MS + DAY_MS).toISOString();
+  const cases = edgeCases(
+    SYNTHETIC_HOST,
+    syntheticServiceId(0),
+    edgeClock.slice(0, 10).replaceAll("-", ""),
+    SYNTHETIC_KEY,
+  );
+  const edgeRules = await measureEdgeRules(outDir, edgeClock, cases);
+  log(`edge rules: ${edgeRules.map((r) => `${r.name} ${r.requestsPerSecond}/s`).join(", ")}`);
+  const preview = await measurePreviewUnderLoad(options.cli, outDir, edgeClock, cases);
+  log(`preview: p99 ${preview.p99Ms} ms, ${preview.errors} errors`);
   const bigInput = await measureBigInputs(Number(options["big-input-mb"]));
 
   const first = measured[0] as RoundResult;
@@ -140,6 +154,8 @@ try {
       ...step((r) => r.nightly),
       filesRewritten: Math.max(...measured.map((r) => r.rewrittenNightly)),
     },
+    edgeRules,
+    preview,
     bigInput,
   };
 
@@ -174,6 +190,8 @@ try {
           result.oneServiceChanged,
           `${result.oneServiceChanged.filesRewritten} files rewritten (${result.oneServiceChanged.filesOutsideTheService} outside ${syntheticServiceId(0)})`,
         ),
+        `  edge rules, in process, one core: ${edgeRules.map((r) => `${r.name} (${r.status}) ${r.requestsPerSecond} requests/s`).join(", ")}`,
+        `  preview under load: ${preview.requests} requests, ${preview.concurrency} at once, ${preview.requestsPerSecond} requests/s, p50 ${preview.p50Ms} ms, p99 ${preview.p99Ms} ms, max ${preview.maxMs} ms, ${preview.errors} errors`,
         ...bigInput.map(
           (step) =>
             `  big input ${step.megabytes.toFixed(2).padStart(5)} MB  ${fmt(step.seconds)} s (CPU ${fmt(step.cpuSeconds)} s)  ` +
@@ -187,7 +205,8 @@ try {
   if (
     unchangedRebuild.filesRewritten > 0 ||
     oneServiceChanged.filesOutsideTheService > 0 ||
-    nightlyDayRoll.filesRewritten > serviceCount
+    nightlyDayRoll.filesRewritten > serviceCount ||
+    preview.errors > 0
   ) {
     process.exitCode = 1;
   }

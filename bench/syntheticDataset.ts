@@ -12,6 +12,8 @@ import { stringify } from "yaml";
  * Deterministic, so two runs of the benchmark build the same bytes.
  */
 export const SYNTHETIC_HOST = "rdns.bench.example";
+/** The development key the dataset's builds accept (data/keys.dev.txt). */
+export const SYNTHETIC_KEY = "bench-dev-key-0000000001";
 
 const AUTHORITY = "bench.example";
 const SHOWS_PER_SERVICE = 16;
@@ -47,7 +49,7 @@ export async function writeSyntheticDataset(dataDir: string, services: number): 
   await mkdir(join(dataDir, "services"), { recursive: true });
   await mkdir(join(dataDir, "schedules"), { recursive: true });
   await writeFile(join(dataDir, "provider.yaml"), stringify(provider()));
-  await writeFile(join(dataDir, "keys.dev.txt"), "bench-dev-key-0000000001\n");
+  await writeFile(join(dataDir, "keys.dev.txt"), `${SYNTHETIC_KEY}\n`);
   for (let i = 0; i < services; i++) {
     const id = syntheticServiceId(i);
     await writeFile(join(dataDir, "services", `${id}.yaml`), stringify(service(i)));

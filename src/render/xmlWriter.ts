@@ -32,6 +32,12 @@ const PENDING_LIMIT = 4096;
 
 /** The bytes of the document being written, reused from one document to the next. */
 let scratch: Buffer | undefined;
+/**
+ * The same for fragments: a PI document with episodes renders a fragment for nearly every
+ * airing (82,900 in the 100-service benchmark), so a buffer of its own for each, and one for
+ * each of its pieces, made allocation and GC a fifth of a build.
+ */
+let fragmentScratch: Buffer | undefined;
 
 /**
  * Writes indented XML straight into UTF-8 bytes: each element on its own line, an element with
@@ -108,16 +114,23 @@ export class XmlWriter {
     build: (xml: XmlWriter) => void,
   ): XmlFragment<SlotName> {
     const slots = { at: [] as number[], names: [] as string[] };
-    const xml = new XmlWriter(depth, "", Buffer.allocUnsafe(PENDING_LIMIT), slots);
-    build(xml);
-    if (xml.open.length > 0) throw new Error(`a fragment left <${xml.open.at(-1)}> open`);
-    const bytes = xml.finish();
-    const ends = [...slots.at, bytes.length];
-    return {
-      depth,
-      pieces: ends.map((end, i) => copyOf(bytes.subarray(ends[i - 1] ?? 0, end))),
-      slotNames: slots.names as SlotName[],
-    };
+    const buffer = fragmentScratch ?? Buffer.allocUnsafe(INITIAL_CAPACITY);
+    fragmentScratch = undefined;
+    const xml = new XmlWriter(depth, "", buffer, slots);
+    try {
+      build(xml);
+      if (xml.open.length > 0) throw new Error(`a fragment left <${xml.open.at(-1)}> open`);
+      // One copy for all pieces: they are views of it.
+      const bytes = copyOf(xml.finish());
+      const ends = [...slots.at, bytes.length];
+      return {
+        depth,
+        pieces: ends.map((end, i) => bytes.subarray(ends[i - 1] ?? 0, end)),
+        slotNames: slots.names as SlotName[],
+      };
+    } finally {
+      fragmentScratch = xml.bytes;
+    }
   }
 
   /** Writes a fragment's elements inside the current element, each slot filled from `values`. */

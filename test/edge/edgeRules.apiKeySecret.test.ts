@@ -34,6 +34,14 @@ async function answer(secret: unknown, key: string): Promise<string> {
 }
 
 describe("the API_KEY_SHA256 secret at the edge", () => {
+  it("is read again when it changes between two requests to the same worker (parsed once per secret)", async () => {
+    expect(await answer(ONE, KEYS[0])).toBe("200");
+    expect(await answer(TWO, KEYS[0])).toBe("403 key-invalid");
+    expect(await answer(TWO, KEYS[1])).toBe("200");
+    expect(await answer(`${ONE} x`, KEYS[0])).toBe("503 keys-misconfigured");
+    expect(await answer(ONE, KEYS[0])).toBe("200");
+  });
+
   it.each([
     ["comma-separated", `${ONE},${TWO}`],
     ["upper-case hex, spaces", ` ${ONE.toUpperCase()} , ${TWO} `],
