@@ -29,7 +29,22 @@ export interface Provider {
   /** The texts above in other languages, by language tag in the order written. */
   readonly translations: Translations;
   readonly geolocation: Geolocation | undefined;
+  /** Published in SI after the services; services name theirs in `groups`. */
+  readonly serviceGroups: readonly ServiceGroup[];
   readonly discovery: Discovery;
+}
+
+/** TS 102 818 §6.9; its texts are in the provider's language. */
+export interface ServiceGroup {
+  readonly id: string;
+  readonly name: Names & { short: string };
+  readonly description: Description | undefined;
+  readonly logos: readonly Logo[];
+  readonly genres: readonly Genre[];
+  readonly keywords: readonly string[];
+  readonly links: readonly Link[];
+  readonly translations: Translations;
+  readonly geolocation: Geolocation | undefined;
 }
 
 /** TS 102 818 §5.12, for a provider, service or service group. */
@@ -83,6 +98,8 @@ export interface Service {
   /** The texts above in other languages, by language tag in the order written. */
   readonly translations: Translations;
   readonly geolocation: Geolocation | undefined;
+  /** The ids of the provider's service groups it is a member of. */
+  readonly groups: readonly string[];
   /** Broadcast bearers (DAB, FM): in both SI documents. */
   readonly bearers: readonly Bearer[];
   /** IP streams: only in the keyed SI document. */

@@ -287,6 +287,24 @@ export const discoverySchema = z.strictObject({
     ),
 });
 
+/** TS 102 818 §6.9: services grouped for a receiver's menus, e.g. the music services. */
+export const serviceGroupSchema = z.strictObject({
+  // A serviceGroup's names are the serviceNameGroup of a service: a shortName is required.
+  name: namesSchema.extend({
+    short: spiText(
+      NAME_LENGTHS.short,
+      `is required: SPI's serviceGroup needs a shortName (at most ${NAME_LENGTHS.short} characters)`,
+    ).describe(`shortName: at most ${NAME_LENGTHS.short} characters.`),
+  }),
+  description: descriptionSchema.optional(),
+  logos: z.array(logoSchema).optional(),
+  genres: z.array(genreSchema).optional(),
+  keywords: keywordsSchema.optional(),
+  links: z.array(linkSchema).optional(),
+  translations: translationsSchema.optional(),
+  geolocation: geolocationSchema.optional(),
+});
+
 export const providerSchema = z
   .strictObject({
     // SPI's serviceProvider, like a service, must have a shortName.
@@ -329,6 +347,10 @@ export const providerSchema = z
     keywords: keywordsSchema.optional(),
     translations: translationsSchema.optional(),
     geolocation: geolocationSchema.optional(),
+    serviceGroups: z
+      .record(identifier, serviceGroupSchema)
+      .optional()
+      .describe("Groups of services by id (music, regional); a service joins one with groups."),
     discovery: discoverySchema
       .optional()
       .describe("How radios find this site by DNS (spi-static dns), and whether PI needs a key."),
@@ -399,6 +421,10 @@ export const serviceSchema = z
     links: z.array(linkSchema).optional(),
     translations: translationsSchema.optional(),
     geolocation: geolocationSchema.optional(),
+    groups: z
+      .array(identifier)
+      .optional()
+      .describe("The provider's serviceGroups this service is a member of, by id."),
     bearers: z
       .strictObject({
         dab: z.array(dabBearerSchema).optional(),
@@ -587,6 +613,7 @@ export type Description = z.infer<typeof descriptionSchema>;
 export type Link = z.infer<typeof linkSchema>;
 export type Translation = z.infer<typeof translationSchema>;
 export type GeolocationInput = z.infer<typeof geolocationSchema>;
+export type ServiceGroupInput = z.infer<typeof serviceGroupSchema>;
 export type LogoInput = z.infer<typeof logoSchema>;
 export type Genre = z.infer<typeof genreSchema>;
 export type ProviderInput = z.infer<typeof providerSchema>;

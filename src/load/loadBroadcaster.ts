@@ -1,8 +1,16 @@
 import { basename, join, relative } from "node:path";
-import type { Broadcaster, Geolocation, Provider, Schedule, Service } from "./broadcaster.js";
+import type {
+  Broadcaster,
+  Geolocation,
+  Provider,
+  Schedule,
+  Service,
+  ServiceGroup,
+} from "./broadcaster.js";
 import { checkBearers } from "./checkBearers.js";
 import { checkMediumName } from "./checkMediumName.js";
 import { checkServiceNamesInLanguage, checkTranslations } from "./checkTranslations.js";
+import { didYouMean } from "./closestName.js";
 import { type DataFolder, openDataFolder, type UnreadableFile } from "./dataFolder.js";
 import { timeZoneProblem } from "./ianaTimeZone.js";
 import {
@@ -17,6 +25,7 @@ import {
   type GeolocationInput,
   type ProviderInput,
   providerSchema,
+  type ServiceGroupInput,
   type ServiceInput,
   scheduleSchema,
   serviceSchema,
@@ -88,11 +97,14 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
   // Each DAB/FM bearer with the service file that claimed it first: a radio tuned to it must
   // find one service, so the edge rules can map its PI path to one.
   const bearersInUse = new Map<string, () => SourceRef>();
+  // The service groups some service joins, broken services included: the rest have no members.
+  const groupsInUse = new Set<string>();
   for (const path of serviceFiles ?? []) {
     const own: InputProblem[] = [];
     const file = await read(path, own);
     const input = file && parseInput(serviceSchema, file, own);
     // A service file with errors still names its schedule, which is checked all the same.
+    for (const group of input?.groups ?? []) groupsInUse.add(group);
     const rawId = (file?.value as { id?: unknown } | undefined)?.id;
     const id = input?.id ?? (typeof rawId === "string" ? rawId : undefined);
     claimed.add(basename(path).replace(/\.yaml$/, ""));
@@ -131,6 +143,16 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
     for (const problem of own) problems.push(problem);
     if (service && !own.some((p) => p.severity === "error")) services.push(service);
     else brokenServices.push(id ?? display(path));
+  }
+
+  for (const group of serviceFiles ? (provider?.serviceGroups ?? []) : []) {
+    if (groupsInUse.has(group.id) || !providerFile) continue;
+    problems.push({
+      ...providerFile.locateKey(["serviceGroups", group.id]),
+      severity: "warning",
+      message:
+        "has no member: no service names it in groups, and receivers do not show an empty group (TS 102 818 §6.9)",
+    });
   }
 
   const scheduleListing = await listYaml(folder, join(dataDir, "schedules"), display, problems);
@@ -250,6 +272,9 @@ function toProvider(input: ProviderInput, file: YamlFile, problems: InputProblem
     keywords: input.keywords ?? [],
     translations: input.translations ?? {},
     geolocation: toGeolocation(input.geolocation),
+    serviceGroups: Object.entries(input.serviceGroups ?? {}).map(([id, group]) =>
+      toServiceGroup(id, group, input.language, file, problems),
+    ),
     discovery: {
       host: input.discovery?.host ?? input.radiodnsHost,
       httpsPort: input.discovery?.httpsPort ?? 443,
@@ -273,6 +298,7 @@ function toServiceFields(
   const language = input.language ?? provider?.language ?? "";
   checkTranslations(input, language, "the service", file, [], problems);
   if (provider) checkServiceNamesInLanguage(input, provider.language, file, problems);
+  if (provider) checkGroupMembership(input.groups ?? [], provider.serviceGroups, file, problems);
   return {
     id: input.id,
     name: input.name,
@@ -285,6 +311,7 @@ function toServiceFields(
     links: input.links ?? [],
     translations: input.translations ?? {},
     geolocation: toGeolocation(input.geolocation),
+    groups: input.groups ?? [],
     bearers: [
       ...(input.bearers?.dab ?? []).map((b) => ({ ...b, cost: b.cost ?? 20 })),
       ...(input.bearers?.fm ?? []).map((b) => ({ ...b, cost: b.cost ?? 50 })),
@@ -297,6 +324,50 @@ function toServiceFields(
       offset: s.offset,
     })),
   };
+}
+
+function toServiceGroup(
+  id: string,
+  input: ServiceGroupInput,
+  language: string,
+  file: YamlFile,
+  problems: InputProblem[],
+): ServiceGroup {
+  const at = ["serviceGroups", id];
+  checkMediumName(input.name, file, [...at, "name"], problems);
+  checkTranslations(input, language, "the group", file, at, problems);
+  return {
+    id,
+    name: input.name,
+    description: input.description,
+    logos: loadLogos(input.logos, file, problems, { at, optional: true }),
+    genres: input.genres ?? [],
+    keywords: input.keywords ?? [],
+    links: input.links ?? [],
+    translations: input.translations ?? {},
+    geolocation: toGeolocation(input.geolocation),
+  };
+}
+
+/** Each group a service names must be one of the provider's, and named once. */
+function checkGroupMembership(
+  groups: readonly string[],
+  serviceGroups: readonly ServiceGroup[],
+  file: YamlFile,
+  problems: InputProblem[],
+) {
+  const known = serviceGroups.map((group) => group.id);
+  groups.forEach((id, i) => {
+    if (!known.includes(id)) {
+      const hint =
+        didYouMean(id, known) || (known.length === 0 ? "; provider.yaml defines none" : "");
+      problems.push(
+        file.error(["groups", i], `"${id}" is not one of the provider's serviceGroups${hint}`),
+      );
+    } else if (groups.indexOf(id) < i) {
+      problems.push(file.error(["groups", i], `"${id}" is named twice`));
+    }
+  });
 }
 
 function toGeolocation(input: GeolocationInput | undefined): Geolocation | undefined {

@@ -13,18 +13,24 @@ const fixedTypeOfSize = new Map<string, LogoType>(
   Object.entries(FIXED_LOGO_SIZES).map(([type, size]) => [size, type as LogoType]),
 );
 
-/** The logos of a provider or service (at `logos` in `file`), with their type and size checked. */
+/**
+ * The logos of a provider, service or service group (at `logos` below `at` in `file`), with
+ * their type and size checked. A missing size is warned of, unless logos are `optional` (a
+ * group's) and none are given.
+ */
 export function loadLogos(
   inputs: LogoInput[] | undefined,
   file: YamlFile,
   problems: InputProblem[],
+  { at = [], optional = false }: { at?: readonly PropertyKey[]; optional?: boolean } = {},
 ): Logo[] {
-  const logos = (inputs ?? []).map((input, i) => toLogo(input, file, ["logos", i], problems));
+  const path = [...at, "logos"];
+  const logos = (inputs ?? []).map((input, i) => toLogo(input, file, [...path, i], problems));
   const missing = EXPECTED_LOGO_SIZES.filter((size) => !inputs?.some((logo) => logo.size === size));
-  if (missing.length > 0) {
+  if (missing.length > 0 && !(optional && inputs === undefined)) {
     problems.push(
       file.warning(
-        ["logos"],
+        path,
         `no logo at ${missing.join(", ")} (clients expect ${EXPECTED_LOGO_SIZES.join(", ")})`,
       ),
     );

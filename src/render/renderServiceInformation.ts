@@ -1,4 +1,11 @@
-import type { Bearer, Broadcaster, Logo, Provider, Service } from "../load/broadcaster.js";
+import type {
+  Bearer,
+  Broadcaster,
+  Logo,
+  Provider,
+  Service,
+  ServiceGroup,
+} from "../load/broadcaster.js";
 import { sameLanguage } from "../load/languageTag.js";
 import {
   attributes,
@@ -49,8 +56,28 @@ export function renderServiceInformation({
     for (const service of broadcaster.services) {
       writeService(xml, service, provider, withStreams);
     }
-    xml.up().up();
+    xml.up();
+    if (provider.serviceGroups.length > 0) {
+      xml.ele("serviceGroups");
+      for (const group of provider.serviceGroups) writeServiceGroup(xml, group, provider.language);
+      xml.up();
+    }
+    xml.up();
   });
+}
+
+/** A group's texts are in the provider's language, the document's. */
+function writeServiceGroup(xml: XmlWriter, group: ServiceGroup, language: string) {
+  const texts = textVersions(group, language, language);
+  xml.ele("serviceGroup", { id: group.id });
+  writeNames(xml, texts);
+  writeDescriptions(xml, texts);
+  writeLogos(xml, group.logos);
+  writeGenres(xml, group.genres);
+  writeKeywords(xml, texts);
+  writeLinks(xml, texts);
+  writeGeolocation(xml, group.geolocation);
+  xml.up();
 }
 
 function writeService(xml: XmlWriter, service: Service, provider: Provider, withStreams: boolean) {
@@ -73,6 +100,7 @@ function writeService(xml: XmlWriter, service: Service, provider: Provider, with
   }
   xml.ele("radiodns", { fqdn: provider.radiodnsHost, serviceIdentifier: service.id }).up();
   writeGeolocation(xml, service.geolocation);
+  for (const id of service.groups) xml.ele("serviceGroupMember", { id }).up();
   xml.up();
 }
 

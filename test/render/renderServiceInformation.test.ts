@@ -26,6 +26,7 @@ function broadcaster(): Broadcaster {
       },
     ],
     keywords: ["pop", "charts"],
+    groups: ["music"],
     links: [{ uri: "https://radio.example/pop", mimeValue: "text/html", description: "Website" }],
     geolocation: {
       countries: ["CH"],
@@ -74,6 +75,19 @@ function broadcaster(): Broadcaster {
       description: { short: "Radio for tests." },
       keywords: ["radio"],
       geolocation: { countries: ["CH", "LI"], point: [46.948, 7.4474], polygon: undefined },
+      serviceGroups: [
+        {
+          id: "music",
+          name: { short: "Music", long: "Music & more" },
+          description: { short: "Pop and classical." },
+          logos: [],
+          genres: [{ href: "urn:tva:metadata:cs:ContentCS:2011:3.6", name: "Music" }],
+          keywords: [],
+          links: [],
+          translations: { de: { name: { short: "Musik", long: "Musik und mehr" } } },
+          geolocation: { countries: ["CH"], point: undefined, polygon: undefined },
+        },
+      ],
     }),
     services: [klassik, pop],
   };
@@ -149,6 +163,36 @@ describe("renderServiceInformation", () => {
         "  <point>46.948 7.4474</point>",
         "</geolocation>",
       ].join("\n      "),
+    );
+  });
+
+  it("writes the service groups after the services, and each member's serviceGroupMember", () => {
+    expect(open).toContain(
+      '      </geolocation>\n      <serviceGroupMember id="music"/>\n    </service>\n  </services>',
+    );
+    expect(open.slice(open.indexOf("</services>"))).toBe(
+      [
+        "</services>",
+        "  <serviceGroups>",
+        '    <serviceGroup id="music">',
+        "      <shortName>Music</shortName>",
+        '      <shortName xml:lang="de">Musik</shortName>',
+        "      <mediumName>Music &amp; more</mediumName>",
+        '      <mediumName xml:lang="de">Musik und mehr</mediumName>',
+        "      <longName>Music &amp; more</longName>",
+        '      <longName xml:lang="de">Musik und mehr</longName>',
+        "      <mediaDescription>",
+        "        <shortDescription>Pop and classical.</shortDescription>",
+        "      </mediaDescription>",
+        '      <genre href="urn:tva:metadata:cs:ContentCS:2011:3.6" type="main">Music</genre>',
+        "      <geolocation>",
+        "        <country>CH</country>",
+        "      </geolocation>",
+        "    </serviceGroup>",
+        "  </serviceGroups>",
+        "</serviceInformation>",
+        "",
+      ].join("\n"),
     );
   });
 
