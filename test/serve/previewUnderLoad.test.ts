@@ -75,28 +75,28 @@ async function startServe(outDir: string): Promise<{ child: ChildProcess; origin
 interface Target {
   path: string;
   headers: Record<string, string>;
-  /** The asset behind it: its bytes as build A and as build B wrote them. */
-  versions: Buffer[];
+  /** The asset behind it as build A and as build B wrote them, without its version attribute. */
+  contents: string[];
   mayBeMissing: boolean;
 }
 
 async function targetsOf(refA: string, refB: string): Promise<Target[]> {
   const auth = { authorization: `ClientIdentifier ${KEY}` };
   const both = async (file: string) => [
-    await readFile(join(refA, file)).catch(() => Buffer.alloc(0)),
-    await readFile(join(refB, file)),
+    withoutVersion(await readFile(join(refA, file)).catch(() => Buffer.alloc(0))),
+    withoutVersion(await readFile(join(refB, file))),
   ];
   const targets: Target[] = [
     {
       path: "/radiodns/spi/3.1/SI.xml",
       headers: {},
-      versions: await both("radiodns/spi/3.1/SI.xml"),
+      contents: await both("radiodns/spi/3.1/SI.xml"),
       mayBeMissing: false,
     },
     {
       path: "/radiodns/spi/3.1/SI.xml",
       headers: auth,
-      versions: await both("_keyed/radiodns/spi/3.1/SI.xml"),
+      contents: await both("_keyed/radiodns/spi/3.1/SI.xml"),
       mayBeMissing: false,
     },
   ];
@@ -106,12 +106,20 @@ async function targetsOf(refA: string, refB: string): Promise<Target[]> {
       targets.push({
         path,
         headers: auth,
-        versions: await both(path.slice(1)),
+        contents: await both(path.slice(1)),
         mayBeMissing: day === PRUNED_DAY,
       });
     }
   }
   return targets;
+}
+
+/**
+ * A document's text without its version attribute: every build here changes every document, so
+ * each one raises the versions (1 in the reference folders, more in the folder under load).
+ */
+function withoutVersion(document: Buffer): string {
+  return document.toString("utf8").replace(/ version="\d+"/, "");
 }
 
 interface Outcome {
@@ -202,10 +210,10 @@ describe("the preview under load while builds rewrite and prune its files", () =
         } else if (status !== 200) {
           figures.errors++;
           problems.push(`${target.path}: ${status} ${body.toString().slice(0, 120)}`);
-        } else if (!target.versions.some((version) => version.equals(body))) {
+        } else if (!target.contents.includes(withoutVersion(body))) {
+          const text = withoutVersion(body);
           const partial =
-            declaredLength !== body.length ||
-            target.versions.some((v) => v.subarray(0, body.length).equals(body));
+            declaredLength !== body.length || target.contents.some((v) => v.startsWith(text));
           if (partial) figures.truncated++;
           else figures.errors++;
           problems.push(`${target.path}: ${body.length} bytes, declared ${declaredLength}`);
