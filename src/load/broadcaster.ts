@@ -23,6 +23,7 @@ export interface Provider {
   readonly radiodnsHost: string;
   readonly cridAuthority: string;
   readonly piMarginHours: number;
+  readonly shortIds: Input.ShortIdPolicy;
   readonly logos: readonly Logo[];
   readonly links: readonly Link[];
   readonly keywords: readonly string[];
@@ -91,6 +92,8 @@ export interface Service {
   readonly description: Description | undefined;
   readonly language: string;
   readonly timeZone: string;
+  /** Its programmes' shortIds: 0, or unique ones from their starts (the provider's unless its own). */
+  readonly shortIds: Input.ShortIdPolicy;
   readonly logos: readonly Logo[];
   readonly genres: readonly Genre[];
   readonly keywords: readonly string[];

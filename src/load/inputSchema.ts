@@ -96,6 +96,12 @@ const identifier = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
   error: "is not an identifier (lower-case letters, digits, -)",
 });
 
+/**
+ * shortId on programmes: `zero` as the seed's API writes it (clients must use the CRID), or
+ * `unique` for broadcasters whose DAB EPG needs real ones (see programmeShortId.ts).
+ */
+const shortIdPolicy = z.enum(["zero", "unique"]);
+
 const weekday = z.enum(weekdayNames);
 const weekdayName = weekdayNames.join("|");
 
@@ -328,6 +334,11 @@ export const providerSchema = z
       .string()
       .regex(/^[a-z0-9.-]+$/, { error: "is not a CRID authority (a domain)" })
       .describe("The authority of every derived CRID: crid://<authority>/..."),
+    shortIds: shortIdPolicy
+      .optional()
+      .describe(
+        "Programme shortIds: zero (default, as the seed's API) or unique (stable 24-bit ids from each programme's UTC start, for a DAB EPG). A service may set its own.",
+      ),
     piMarginHours: z
       .number()
       .int()
@@ -410,6 +421,9 @@ export const serviceSchema = z
       .min(1)
       .optional()
       .describe("Defaults to the provider's; the service's days and grid times are in this zone."),
+    shortIds: shortIdPolicy
+      .optional()
+      .describe("Programme shortIds for this service: zero or unique; defaults to the provider's."),
     logos: z.array(logoSchema).optional(),
     genres: z
       .array(genreSchema, {
@@ -608,6 +622,7 @@ export const episodesFileSchema = z
       "data/episodes/<service id>/<any name>.yaml: episodes of that service's schedule, e.g. one file per week.",
   });
 
+export type ShortIdPolicy = z.infer<typeof shortIdPolicy>;
 export type Names = z.infer<typeof namesSchema>;
 export type Description = z.infer<typeof descriptionSchema>;
 export type Link = z.infer<typeof linkSchema>;

@@ -62,7 +62,7 @@ const MINUTE_MS = 60_000;
 const PROGRAMME_DEPTH = 2;
 
 /**
- * What each airing fills into its programme element: its CRID, time and duration, its
+ * What each airing fills into its programme element: its CRID and shortId, time and duration, its
  * on-demand window, and the id of each programme event (`event1`, `event2`, …).
  */
 type AiringSlot = string;
@@ -125,7 +125,7 @@ export class ProgrammeFragments {
 /** `language` is the service's: the PI document's and that of the programme's own texts. */
 function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, language: string) {
   const { content, groupCrid, events } = programme;
-  xml.ele("programme", { id: slot("crid"), shortId: "0" });
+  xml.ele("programme", { id: slot("crid"), shortId: slot("shortId") });
   const texts = textVersions(content, language, language);
   writeNames(xml, texts);
   xml
@@ -227,6 +227,7 @@ function writeAiring(
   const { content, crid, start, end, events } = programme;
   const values: Record<AiringSlot, string> = {
     crid,
+    shortId: String(programme.shortId),
     time: formatSpiTime(start),
     duration: formatSpiDuration(end - start),
   };

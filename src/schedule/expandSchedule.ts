@@ -6,6 +6,7 @@ import { attachEpisodes } from "./attachEpisodes.js";
 import { programmeCrid, showGroupCrid } from "./programmeCrid.js";
 import type { AiringKind, ProgrammeInstance } from "./programmeInstance.js";
 import { placeProgrammeParts } from "./programmeParts.js";
+import { programmeShortId } from "./programmeShortId.js";
 
 interface Airing {
   start: number;
@@ -128,6 +129,7 @@ export function expandSchedule(
   }
   airings.sort((a, b) => a.start - b.start);
   const groupCrids = new Map<string, string>();
+  const uniqueShortIds = service.shortIds === "unique";
   const programmes: ProgrammeInstance[] = [];
   for (const airing of airings) {
     const billedDate = localDateOf(zone, airing.start);
@@ -143,6 +145,7 @@ export function expandSchedule(
     programmes.push({
       crid: airing.crid ?? derivedCrid,
       derivedCrid: airing.crid === undefined || airing.crid === derivedCrid,
+      shortId: uniqueShortIds ? programmeShortId(airing.start) : 0,
       groupCrid,
       showId: airing.showId,
       show,
@@ -158,7 +161,27 @@ export function expandSchedule(
   }
   const problems = attachEpisodes(programmes, schedule, zone, from, to);
   problems.push(...placeProgrammeParts(programmes, zone));
+  if (uniqueShortIds) problems.push(...sharedShortIds(programmes));
   return { programmes, overlaps: [], problems };
+}
+
+/**
+ * Programmes (in start order) whose shortId an earlier one has: only possible for two starts in
+ * one UTC minute, which minute-aligned grid times never give; refused so that it never happens.
+ */
+function sharedShortIds(programmes: readonly ProgrammeInstance[]): InputProblem[] {
+  const problems: InputProblem[] = [];
+  programmes.forEach((programme, i) => {
+    const before = programmes[i - 1];
+    if (before && before.shortId === programme.shortId) {
+      problems.push({
+        ...programme.origin,
+        severity: "error",
+        message: `starts in the same minute as ${formatSourceRef(before.origin)}, so the two would share shortId ${programme.shortId} (shortIds: unique)`,
+      });
+    }
+  });
+  return problems;
 }
 
 /** Slots in start order; the days of a weekly grid share their arrays, so each is sorted once. */

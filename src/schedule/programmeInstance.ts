@@ -8,6 +8,8 @@ export interface ProgrammeInstance {
   crid: string;
   /** The CRID is the one made from service and start (none was given, or the given one is it). */
   derivedCrid: boolean;
+  /** 0, or with `shortIds: unique` the id programmeShortId gives its start. */
+  shortId: number;
   /** The show's group CRID (memberOf). */
   groupCrid: string;
   showId: string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderProgrammeInformation } from "../../src/render/renderProgrammeInformation.js";
 import { expandSchedule } from "../../src/schedule/expandSchedule.js";
+import { programmeShortId } from "../../src/schedule/programmeShortId.js";
 import { selectProgrammeDay } from "../../src/schedule/selectProgrammeDay.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { makeProvider } from "../fixtures/makeProvider.js";
@@ -200,5 +201,26 @@ describe("renderProgrammeInformation", () => {
       ["terrestrial_programme_crid crid://dab.radio.example/talk"],
     ]);
     expect(await validateSpiDocuments([{ name: "pi.xml", xml: monday }])).toEqual([]);
+  });
+
+  it("writes each programme's unique shortId with shortIds: unique, and keeps memberOf's at 0", async () => {
+    const service = {
+      ...makeService({ daily: ["06:00 talk", "09:00 music"] }),
+      shortIds: "unique" as const,
+    };
+    const xml = render(service, "2026-11-23");
+    const programmes = [...xml.matchAll(/<programme id="[^"]*\/(\d{12})" shortId="(\d+)">/g)];
+    expect(programmes.map(([, start, id]) => [start, Number(id)])).toEqual(
+      ["202611220800", "202611230500", "202611230800"].map((start) => [
+        start,
+        programmeShortId(
+          Date.parse(
+            `${start.slice(0, 4)}-${start.slice(4, 6)}-${start.slice(6, 8)}T${start.slice(8, 10)}:${start.slice(10)}:00Z`,
+          ),
+        ),
+      ]),
+    );
+    expect(xml).toContain('<memberOf id="crid://radio.example/test/talk" shortId="0"/>');
+    expect(await validateSpiDocuments([{ name: "pi.xml", xml }])).toEqual([]);
   });
 });
