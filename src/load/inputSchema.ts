@@ -123,6 +123,9 @@ const weekdaySet = z
     "The weekdays this grid applies to: mon-fri, sat, daily, or a list such as [sat, sun].",
   );
 
+/** At most `max` UTF-16 units is at most `max` code points: most texts need no splitting. */
+const fitsIn = (text: string, max: number) => text.length <= max || Array.from(text).length <= max;
+
 /**
  * Text SPI limits to `max` characters, counted as the XSD counts them: code points, not the
  * UTF-16 units of `String.length` (an emoji is one character). JSON Schema counts the same way.
@@ -133,7 +136,7 @@ function spiText(max: number, whenMissing?: string) {
       error: (issue) => (issue.input === undefined ? whenMissing : undefined),
     })
     .min(1)
-    .refine((text) => Array.from(text).length <= max, {
+    .refine((text) => fitsIn(text, max), {
       error: (issue) =>
         `is ${Array.from(String(issue.input)).length} characters long; at most ${max} characters are allowed`,
     })
