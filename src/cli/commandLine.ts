@@ -296,8 +296,9 @@ failed or the site cannot be reached.`,
     .addHelpText(
       "after",
       `
-Writes provider.yaml, services/<id>.yaml and schedules/<id>.yaml: shows grouped by memberOf (or
-by name), a weekly grid where programmes repeat weekly, dated entries for the other days. What
+Writes provider.yaml, services/<id>.yaml, schedules/<id>.yaml and episodes/<id>/<week>.yaml:
+shows grouped by memberOf (or by name), a weekly grid where programmes repeat weekly, dated
+entries for the other days, episodes for airings with their own texts or CRID. What
 the data cannot say is listed with where it came from. The written folder is then checked as
 validate checks it. Exit codes: 0 imported and valid, 1 imported but the data needs edits
 before it builds, 2 usage error (files exist without --force), 3 the feed cannot be read or
