@@ -5,6 +5,7 @@ import type {
   ScheduleInput,
   ServiceInput,
 } from "../load/inputSchema.js";
+import { programmeShortId } from "../schedule/programmeShortId.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
 import type { Feed, FeedProgramme, FeedService, LocatedProgrammeInformation } from "./feedModel.js";
@@ -94,6 +95,7 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     const service = {
       ...importService(feedService, id, language, si.language, notes),
       ...(timeZone !== options.timeZone ? { timeZone } : {}),
+      ...shortIdPolicy(documents, notes),
     };
     const { schedule, episodes } = importSchedule(feedService, id, documents, {
       cridAuthority,
@@ -247,4 +249,26 @@ function mostCommon<T extends string | undefined>(
     }
   }
   return best;
+}
+
+/**
+ * `shortIds: unique` for a service whose programmes carry shortIds: the build's own when they
+ * are its formula (from each start), else with a note that the feed's are not kept.
+ */
+function shortIdPolicy(
+  documents: readonly LocatedProgrammeInformation[],
+  notes: ImportNote[],
+): { shortIds?: "unique" } {
+  const programmes = documents.flatMap((pi) => pi.document.programmes);
+  const numbered = programmes.filter((p) => p.shortId !== undefined && p.shortId !== 0);
+  const [first] = numbered;
+  if (!first) return {};
+  const foreign = numbered.filter((p) => p.shortId !== programmeShortId(p.start));
+  if (foreign[0]) {
+    notes.push({
+      origin: foreign[0].origin,
+      message: `the feed's programme shortIds are not kept (${foreign.length} differ): with shortIds: unique the build gives each programme one from its start`,
+    });
+  }
+  return { shortIds: "unique" };
 }

@@ -42,7 +42,10 @@ export function importEvents(
       });
     }
     if (event.shortId !== undefined && event.shortId !== 0) {
-      notes.push({ origin: event.origin, message: "shortIds are not kept: the build writes 0" });
+      notes.push({
+        origin: event.origin,
+        message: "programmeEvent shortIds are not kept: the build writes 0",
+      });
     }
     const content = eventContent(event, language, notes);
     if (!content) return;

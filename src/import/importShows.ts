@@ -243,12 +243,9 @@ function eventLocatorOf(links: readonly FeedLink[]): string | undefined {
   return links.find((link) => isTerrestrial(link, "terrestrial_event_locator"))?.uri;
 }
 
-/** What every airing has that the data cannot carry: a shortId, a second group. */
+/** What every airing has that the data cannot carry: a second group, a group of no name. */
 function notePerAiringFacts(airings: readonly FeedProgramme[], notes: ImportNote[]) {
   for (const airing of airings) {
-    if (airing.shortId !== undefined && airing.shortId !== 0) {
-      notes.push({ origin: airing.origin, message: "shortIds are not kept: the build writes 0" });
-    }
     if (airing.memberOf.length === 0) {
       notes.push({
         origin: airing.origin,

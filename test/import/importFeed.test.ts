@@ -111,6 +111,26 @@ describe("importFeed", () => {
     });
   });
 
+  it("sets shortIds: unique where the feed's shortIds are the build's own, without a note", () => {
+    const start = Date.parse("2026-11-02T00:00:00Z");
+    const shortId = 2 ** 23 + ((start / 60_000) % 2 ** 23);
+    const xml = pi("2026-11-02", [{ start: "00:00", minutes: 1440, name: "All Day" }]).replace(
+      'shortId="0"',
+      `shortId="${shortId}"`,
+    );
+    const notes: ImportNote[] = [];
+    const feed = parseFeedDocuments(
+      [
+        { source: "SI.xml", path: "SI.xml", text: SI },
+        { source: "PI.xml", path: "id/rdns.test.example/one/20261102_PI.xml", text: xml },
+      ],
+      notes,
+    );
+    const data = importFeed(feed, { timeZone: "UTC", serviceTimeZones: {}, source: "t" }, notes);
+    expect(data.services[0]?.service.shortIds).toBe("unique");
+    expect(notes.filter((n) => n.message.includes("shortId"))).toEqual([]);
+  });
+
   it("writes news on the hour as one event with every, whatever the airing's length", () => {
     const { schedule, episodes } = importDays({
       "2026-11-02": [

@@ -59,7 +59,7 @@ describe("importing a real broadcaster's PI document (Heart, 2016) with an SI do
     expect(notes).toEqual(
       expect.arrayContaining([
         'SI.xml:19:3: genre urn:tva:metadata:cs:ContentCS:2004:3.6.10 has no label: labelled "3.6.10"; give it a name ×1',
-        "PI_real.xml:5:3: shortIds are not kept: the build writes 0 ×9",
+        "PI_real.xml:5:3: the feed's programme shortIds are not kept (9 differ): with shortIds: unique the build gives each programme one from its start ×1",
       ]),
     );
   });
@@ -76,6 +76,8 @@ describe("importing a real broadcaster's PI document (Heart, 2016) with an SI do
       fm: [{ id: "fm:ce1.c479.09580", cost: 30 }],
     });
     expect(london.streams).toHaveLength(2);
+    // The feed numbers its programmes: the build numbers them too.
+    expect(london.shortIds).toBe("unique");
     expect(london.geolocation.country).toBe("GB");
     expect(london.geolocation.polygon).toHaveLength(15);
     expect(london.geolocation.polygon[0]).toEqual([51.524124, -2.709503]);
