@@ -47,9 +47,18 @@ function digest(text: string): string {
   return createHash("sha256").update(text).digest("base64url");
 }
 
-/** The model as JSON, Maps and Sets as their entries (the schedule's dated days are a Map). */
+/**
+ * The model as JSON, Maps and Sets as their entries (the schedule's dated days are a Map). A
+ * function in the model would vanish from the JSON, and a change behind it would then render
+ * nothing: it is refused, so a model that grows one fails every build's tests at once.
+ */
 function modelJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item instanceof Map ? { map: [...item] } : item instanceof Set ? { set: [...item] } : item,
-  );
+  return JSON.stringify(value, (key, item: unknown) => {
+    if (item instanceof Map) return { map: [...item] };
+    if (item instanceof Set) return { set: [...item] };
+    if (typeof item === "function" || typeof item === "symbol") {
+      throw new Error(`the model holds a ${typeof item} at "${key}": its inputs cannot be hashed`);
+    }
+    return item;
+  });
 }
