@@ -1,8 +1,8 @@
-import { appendFileSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isSitePath } from "./ownershipManifest.js";
 import { contentDigest, findStamp, sameDocument, withVersion } from "./sameDocument.js";
-import { VERSIONS_JOURNAL_PATH, VERSIONS_PATH } from "./stateFolder.js";
+import { readStateFile, VERSIONS_JOURNAL_PATH, VERSIONS_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
@@ -74,7 +74,7 @@ export class DocumentVersions {
   /** The last complete build's records, with what later unfinished builds journaled on top. */
   static read(outDir: string): DocumentVersions {
     const records = new Map<string, DocumentRecord>();
-    const file = readOptional(join(outDir, VERSIONS_PATH)) ?? "";
+    const file = readStateFile(outDir, VERSIONS_PATH) ?? "";
     if (file !== "") {
       let parsed: Partial<VersionsFile>;
       try {
@@ -89,7 +89,7 @@ export class DocumentVersions {
       }
     }
     const journaled = new Map<string, number>();
-    for (const line of readOptional(join(outDir, VERSIONS_JOURNAL_PATH))?.split("\n") ?? []) {
+    for (const line of readStateFile(outDir, VERSIONS_JOURNAL_PATH)?.split("\n") ?? []) {
       const space = line.indexOf(" ");
       const version = Number(line.slice(0, space));
       const path = line.slice(space + 1);
@@ -162,13 +162,4 @@ function isRecord(value: unknown): value is DocumentRecord {
     typeof record.content === "string" &&
     /^[0-9a-f]{64}$/.test(record.content)
   );
-}
-
-function readOptional(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
 }

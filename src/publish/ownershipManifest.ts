@@ -1,6 +1,6 @@
-import { appendFileSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, rmSync } from "node:fs";
 import { join, posix } from "node:path";
-import { JOURNAL_PATH, MANIFEST_PATH, STATE_DIR } from "./stateFolder.js";
+import { JOURNAL_PATH, MANIFEST_PATH, readStateFile, STATE_DIR } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
@@ -33,7 +33,7 @@ export function isSitePath(path: string): boolean {
 /** Paths owned by an earlier build: the manifest plus what unfinished builds journaled. */
 export function readOwnedPaths(outDir: string): Set<string> {
   const owned = new Set<string>();
-  const manifest = readOptional(join(outDir, MANIFEST_PATH));
+  const manifest = readStateFile(outDir, MANIFEST_PATH);
   if (manifest !== undefined) {
     let parsed: Partial<ManifestFile>;
     try {
@@ -46,7 +46,7 @@ export function readOwnedPaths(outDir: string): Set<string> {
     }
     for (const path of parsed.files ?? []) if (isSitePath(path)) owned.add(path);
   }
-  const journal = readOptional(join(outDir, JOURNAL_PATH));
+  const journal = readStateFile(outDir, JOURNAL_PATH);
   for (const path of journal?.split("\n") ?? []) if (isSitePath(path)) owned.add(path);
   return owned;
 }
@@ -61,13 +61,4 @@ export function commitManifest(outDir: string, paths: Iterable<string>): void {
   const manifest: ManifestFile = { generator: "spi-static", files: [...paths].sort() };
   writeFileAtomically(join(outDir, MANIFEST_PATH), `${JSON.stringify(manifest, null, 1)}\n`);
   rmSync(join(outDir, JOURNAL_PATH), { force: true });
-}
-
-function readOptional(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
 }

@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
 /**
  * The build's own bookkeeping (manifest, journal, lock, stamp, document versions and inputs) in the output folder. Not part of
  * the API: the edge rules answer 404 for it like for any other unknown path, and it holds
@@ -11,3 +14,13 @@ export const STAMP_PATH = `${STATE_DIR}/stamp.json`;
 export const VERSIONS_PATH = `${STATE_DIR}/versions.json`;
 export const VERSIONS_JOURNAL_PATH = `${STATE_DIR}/versions.journal`;
 export const DOCUMENTS_PATH = `${STATE_DIR}/documents.json`;
+
+/** A state file's text, or undefined when this output folder has none yet. */
+export function readStateFile(outDir: string, path: string): string | undefined {
+  try {
+    return readFileSync(join(outDir, path), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
