@@ -108,9 +108,15 @@ export class DocumentVersions {
     }
     const publishedStamp = published && findStamp(path, published);
     const same = publishedStamp !== undefined && sameDocument(path, published as Buffer, rendered);
-    const content = contentDigest(rendered, stamp);
+    const recorded = this.records.get(path);
+    // Same as the file its record describes: the recorded digest is this content's, so a document
+    // rendered again without a change (--force, a changed input that changes nothing) is not hashed.
+    const content =
+      same && recorded?.version === publishedStamp?.version
+        ? recorded.content
+        : contentDigest(rendered, stamp);
     const version = decideVersion(
-      this.records.get(path),
+      recorded,
       publishedStamp && { version: publishedStamp.version, same },
       content,
       this.journaledVersions.get(path),
