@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
 import { debug } from "./debug/debugLog.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js";
@@ -6,6 +7,7 @@ import { InputError, type InputProblem } from "./load/inputProblem.js";
 import type { DataReport } from "./loadAndSchedule.js";
 import type { BuildStamp } from "./publish/buildStamp.js";
 import { refuseHostChange } from "./publish/hostChange.js";
+import { openInputCacheFolder } from "./publish/inputCacheFolder.js";
 import { readKeptServices } from "./publish/keptServices.js";
 import {
   findUpToDateSite,
@@ -35,6 +37,8 @@ export interface BuildOptions {
   force?: boolean;
   /** Publish under a new radiodnsHost, deleting the PI files under the old one (`--change-host`). */
   changeHost?: boolean;
+  /** How many threads may work at once (parsing data files); 1 keeps to the main thread. */
+  jobs?: number;
   /** Sees the validated, laid-out data this build renders (the EPG preview shows the same). */
   onValidated?: (report: DataReport) => void;
 }
@@ -72,6 +76,7 @@ export async function buildSite({
   keepGoing = false,
   force = false,
   changeHost = false,
+  jobs = availableParallelism(),
   onValidated,
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
@@ -98,7 +103,8 @@ export async function buildSite({
   }
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
   const { loadAndSchedule } = await import("./loadAndSchedule.js");
-  const validated = await loadAndSchedule(dataDir, now);
+  const cache = openInputCacheFolder(outDir, fingerprintProgram());
+  const validated = await loadAndSchedule(dataDir, now, { cache, jobs });
   onValidated?.(validated);
   const { scheduled, problems, brokenServices } = validated;
   const hasErrors = problems.some((p) => p.severity === "error");
@@ -164,6 +170,8 @@ export async function buildSite({
     keep: kept.paths,
     force,
   });
+  // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
+  cache.commit();
   return {
     ...published,
     ...report,

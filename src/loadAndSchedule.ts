@@ -1,4 +1,5 @@
 import type { InputProblem } from "./load/inputProblem.js";
+import type { InputReaderOptions } from "./load/inputReader.js";
 import { loadBroadcaster } from "./load/loadBroadcaster.js";
 import { type ScheduledBroadcaster, scheduleBroadcaster } from "./schedule/scheduleBroadcaster.js";
 
@@ -18,8 +19,12 @@ export interface DataReport {
  * and every dated entry beyond it). Problems are values: each service stands or falls on its
  * own, and the caller decides whether to publish the rest.
  */
-export async function loadAndSchedule(dataDir: string, now: number): Promise<DataReport> {
-  const loaded = await loadBroadcaster(dataDir);
+export async function loadAndSchedule(
+  dataDir: string,
+  now: number,
+  reading: InputReaderOptions = {},
+): Promise<DataReport> {
+  const loaded = await loadBroadcaster(dataDir, reading);
   if (!loaded.broadcaster) {
     return {
       scheduled: undefined,

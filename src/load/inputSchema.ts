@@ -645,3 +645,13 @@ export type OnDemandInput = z.infer<typeof onDemandSchema>;
 export type OnDemandFile = z.infer<typeof onDemandFileSchema>;
 export type EpisodeInput = z.infer<typeof episodeSchema>;
 export type EpisodesFileInput = z.infer<typeof episodesFileSchema>;
+
+/** Each kind of data file and the schema its YAML is validated against. */
+export const INPUT_SCHEMAS = {
+  provider: providerSchema,
+  service: serviceSchema,
+  schedule: scheduleSchema,
+  episodes: episodesFileSchema,
+} as const;
+export type InputKind = keyof typeof INPUT_SCHEMAS;
+export type InputOf<K extends InputKind> = z.infer<(typeof INPUT_SCHEMAS)[K]>;

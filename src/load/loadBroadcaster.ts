@@ -19,21 +19,18 @@ import {
   type InputProblem,
   type SourceRef,
 } from "./inputProblem.js";
-import {
-  type EpisodesFileInput,
-  episodesFileSchema,
-  type GeolocationInput,
-  type ProviderInput,
-  providerSchema,
-  type ServiceGroupInput,
-  type ServiceInput,
-  scheduleSchema,
-  serviceSchema,
+import { type InputReader, type InputReaderOptions, openInputReader } from "./inputReader.js";
+import type {
+  EpisodesFileInput,
+  GeolocationInput,
+  InputKind,
+  ProviderInput,
+  ServiceGroupInput,
+  ServiceInput,
 } from "./inputSchema.js";
 import { loadLogos } from "./loadLogos.js";
 import { loadSchedule } from "./loadSchedule.js";
-import { parseInput } from "./parseInput.js";
-import { readYamlFile, type YamlFile } from "./readYamlFile.js";
+import type { YamlFile } from "./readYamlFile.js";
 import { SERVICE_ID_PATTERN } from "./spiFormat.js";
 
 /** What the load stage found in a data folder: the usable part and every problem. */
@@ -51,14 +48,37 @@ export interface LoadReport {
  * from a data folder into the validated model, and reports every problem found with its file,
  * line, column and field. Each service stands or falls on its own.
  */
-export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
-  const problems: InputProblem[] = [];
+export async function loadBroadcaster(
+  dataDir: string,
+  options: InputReaderOptions = {},
+): Promise<LoadReport> {
   const display = (path: string) => relative(process.cwd(), path) || path;
   const folder = await openDataFolder(dataDir);
-  const read = async (path: string, into: InputProblem[]) => {
-    const result = await readYamlFile(folder, display(path));
-    if ("unreadable" in result) into.push(unreadableProblem(display(path), result.unreadable));
-    return "file" in result ? result.file : undefined;
+  const inputs = openInputReader(folder, display, options);
+  try {
+    await inputs.prefetch(await dataFilesIn(folder, dataDir));
+    return await loadFrom(dataDir, folder, inputs, display);
+  } finally {
+    await inputs.close();
+  }
+}
+
+async function loadFrom(
+  dataDir: string,
+  folder: DataFolder,
+  inputs: InputReader,
+  display: (path: string) => string,
+): Promise<LoadReport> {
+  const problems: InputProblem[] = [];
+  /** A data file's validated value, its problems put `into` the list they belong to. */
+  const read = async <K extends InputKind>(kind: K, path: string, into: InputProblem[]) => {
+    const result = await inputs.read(kind, path);
+    if ("unreadable" in result) {
+      into.push(unreadableProblem(display(path), result.unreadable));
+      return { file: undefined, input: undefined };
+    }
+    for (const problem of result.problems) into.push(problem);
+    return result;
   };
 
   // A service's episode files: each read and checked on its own, the valid ones kept.
@@ -66,15 +86,17 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
     const listing = await listYaml(folder, dir, display, into);
     const files: { input: EpisodesFileInput; file: YamlFile }[] = [];
     for (const path of listing?.files ?? []) {
-      const file = await read(path, into);
-      const input = file && parseInput(episodesFileSchema, file, into);
+      const { file, input } = await read("episodes", path, into);
       if (file && input) files.push({ input, file });
     }
     return files;
   };
 
-  const providerFile = await read(join(dataDir, "provider.yaml"), problems);
-  const providerInput = providerFile && parseInput(providerSchema, providerFile, problems);
+  const { file: providerFile, input: providerInput } = await read(
+    "provider",
+    join(dataDir, "provider.yaml"),
+    problems,
+  );
   const provider =
     providerFile && providerInput && toProvider(providerInput, providerFile, problems);
   const providerIsValid = !problems.some((p) => p.severity === "error");
@@ -101,8 +123,7 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
   const groupsInUse = new Set<string>();
   for (const path of serviceFiles ?? []) {
     const own: InputProblem[] = [];
-    const file = await read(path, own);
-    const input = file && parseInput(serviceSchema, file, own);
+    const { file, input } = await read("service", path, own);
     // A service file with errors still names its schedule, which is checked all the same.
     for (const group of input?.groups ?? []) groupsInUse.add(group);
     const rawId = (file?.value as { id?: unknown } | undefined)?.id;
@@ -120,7 +141,7 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
       const fields = file && input && toServiceFields(input, provider, file, own);
       if (file && input) own.push(...checkBearers(input, file, bearersInUse));
       const schedulePath = join(dataDir, "schedules", `${id}.yaml`);
-      const scheduleRead = await readYamlFile(folder, display(schedulePath));
+      const scheduleRead = await inputs.read("schedule", schedulePath);
       const scheduleFile = "file" in scheduleRead ? scheduleRead.file : undefined;
       if ("unreadable" in scheduleRead) {
         const { unreadable } = scheduleRead;
@@ -129,8 +150,10 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
         else if (file && input) {
           own.push(file.error(["id"], `has no schedule: schedules/${id}.yaml is missing`));
         }
+      } else {
+        for (const problem of scheduleRead.problems) own.push(problem);
       }
-      const scheduleInput = scheduleFile && parseInput(scheduleSchema, scheduleFile, own);
+      const scheduleInput = "input" in scheduleRead ? scheduleRead.input : undefined;
       const episodeFiles = await readEpisodeFiles(join(dataDir, "episodes", id), own);
       const schedule =
         scheduleFile &&
@@ -189,6 +212,41 @@ export async function loadBroadcaster(dataDir: string): Promise<LoadReport> {
     problems: problems.map(boundProblem),
     brokenServices,
   };
+}
+
+/**
+ * Every data file a load may read, for reading ahead: provider.yaml, services/*.yaml,
+ * schedules/*.yaml and episodes/<id>/*.yaml. Only listed here; what is wrong with a folder or a
+ * name is reported where the load reads it.
+ */
+async function dataFilesIn(
+  folder: DataFolder,
+  dataDir: string,
+): Promise<{ kind: InputKind; path: string }[]> {
+  const yamlIn = async (dir: string) => {
+    const listing = await folder.list(dir);
+    const names = "names" in listing ? listing.names : [];
+    return names.filter((name) => name.endsWith(".yaml")).map((name) => join(dir, name));
+  };
+  const episodesDir = join(dataDir, "episodes");
+  const episodeFolders = await folder.list(episodesDir);
+  const episodeFiles = await Promise.all(
+    ("names" in episodeFolders ? episodeFolders.names : []).map((name) =>
+      yamlIn(join(episodesDir, name)),
+    ),
+  );
+  return [
+    { kind: "provider" as const, path: join(dataDir, "provider.yaml") },
+    ...(await yamlIn(join(dataDir, "services"))).map((path) => ({
+      kind: "service" as const,
+      path,
+    })),
+    ...(await yamlIn(join(dataDir, "schedules"))).map((path) => ({
+      kind: "schedule" as const,
+      path,
+    })),
+    ...episodeFiles.flat().map((path) => ({ kind: "episodes" as const, path })),
+  ];
 }
 
 /** `given` holds the special that first gave each CRID; its `.crid` field is made for a message. */

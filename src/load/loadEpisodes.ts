@@ -56,7 +56,7 @@ export function loadEpisodes(
       );
       return;
     }
-    const origin = file.locate(path);
+    const origin = file.locateLater(path);
     const key = `${date} ${start ?? ""} ${show ?? ""}`;
     const earlier = index.keys.get(key);
     if (earlier) {

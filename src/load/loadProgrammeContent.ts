@@ -90,7 +90,7 @@ function toEvent(
       ),
     );
   }
-  return { ...text, ...minutes, every: interval, origin: file.locate(path) };
+  return { ...text, ...minutes, every: interval, origin: file.locateLater(path) };
 }
 
 function toOnDemand(
@@ -126,7 +126,7 @@ function toOnDemand(
     until,
     days: input.availableDays,
     duration,
-    origin: file.locate(path),
+    origin: file.locateLater(path),
   };
 }
 

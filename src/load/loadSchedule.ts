@@ -87,7 +87,7 @@ function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem
           start: toMinutes(slot.start),
           end: slot.end === undefined ? undefined : toMinutes(slot.end),
           show: slot.show,
-          origin: file.locate([...base, i]),
+          origin: file.locateLater([...base, i]),
         };
       }),
     special: (special, path) => {
@@ -98,7 +98,7 @@ function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem
         end: toMinutes(special.end),
         show: special.show,
         crid: special.crid,
-        origin: file.locate(path),
+        origin: file.locateLater(path),
       };
     },
   };
@@ -180,7 +180,7 @@ function loadDatedDays(
           ? week[entry.like]
           : undefined,
       specials,
-      origin: file.locate(base),
+      origin: file.locateLater(base),
     });
   });
   return dates;

@@ -38,6 +38,11 @@ export interface YamlFile {
   locate(path: readonly PropertyKey[]): SourceRef;
   /** Position of the key that names `path`: where an unknown or misnamed field is shown. */
   locateKey(path: readonly PropertyKey[]): SourceRef;
+  /**
+   * The same position as `locate`, for the model to keep as an entry's origin: a file known from
+   * the input cache is parsed only if a message reads one of its fields.
+   */
+  locateLater(path: readonly PropertyKey[]): SourceRef;
   /** A problem at the value at `path`. */
   error(path: readonly PropertyKey[], message: string): InputProblem;
   warning(path: readonly PropertyKey[], message: string): InputProblem;
@@ -51,6 +56,51 @@ export async function readYamlFile(
 ): Promise<{ file: YamlFile } | { unreadable: UnreadableFile }> {
   const read = await folder.readText(file);
   return "text" in read ? { file: parseYamlText(file, read.text) } : read;
+}
+
+/**
+ * A file whose validated value is known without parsing it (from the input cache, or from a parse
+ * worker): its text is parsed here only if a later check asks where something is in it.
+ */
+export function lazyYamlFile(file: string, text: string): YamlFile {
+  let parsed: YamlFile | undefined;
+  const parse = () => {
+    parsed ??= parseYamlText(file, text);
+    return parsed;
+  };
+  return {
+    file,
+    get value() {
+      return parse().value;
+    },
+    locate: (path) => parse().locate(path),
+    locateKey: (path) => parse().locateKey(path),
+    locateLater(path) {
+      let ref: SourceRef | undefined;
+      const resolve = () => {
+        ref ??= parse().locate(path);
+        return ref;
+      };
+      // Own enumerable getters, so a spread ({ ...origin, field }) reads them too.
+      return {
+        get file() {
+          return resolve().file;
+        },
+        get line() {
+          return resolve().line;
+        },
+        get column() {
+          return resolve().column;
+        },
+        get field() {
+          return resolve().field;
+        },
+      };
+    },
+    error: (path, message) => parse().error(path, message),
+    warning: (path, message) => parse().warning(path, message),
+    syntaxProblems: [],
+  };
 }
 
 /**
@@ -86,6 +136,7 @@ export function parseYamlText(file: string, text: string): YamlFile {
     value,
     locate,
     locateKey: positions.locateKey,
+    locateLater: locate,
     error: (path, message) => ({ ...locate(path), severity: "error", message }),
     warning: (path, message) => ({ ...locate(path), severity: "warning", message }),
     syntaxProblems,

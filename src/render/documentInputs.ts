@@ -50,10 +50,14 @@ function digest(text: string): string {
 /**
  * The model as JSON, Maps and Sets as their entries (the schedule's dated days are a Map). A
  * function in the model would vanish from the JSON, and a change behind it would then render
- * nothing: it is refused, so a model that grows one fails every build's tests at once.
+ * nothing: it is refused, so a model that grows one fails every build's tests at once. An
+ * entry's `origin` (where in the YAML it was written) is left out: documents never show it, so
+ * an edit that only moves lines renders nothing, and a file from the input cache is not parsed
+ * to find its positions.
  */
 function modelJson(value: unknown): string {
   return JSON.stringify(value, (key, item: unknown) => {
+    if (key === "origin") return undefined;
     if (item instanceof Map) return { map: [...item] };
     if (item instanceof Set) return { set: [...item] };
     if (typeof item === "function" || typeof item === "symbol") {

@@ -1,0 +1,84 @@
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { buildSite } from "../../src/buildSite.js";
+import { INPUT_CACHE_DIR, openInputCacheFolder } from "../../src/publish/inputCacheFolder.js";
+import { readTree } from "../outputFolder.js";
+
+const root = await mkdtemp(join(tmpdir(), "spi-static-input-cache-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+const NOW = Date.parse("2026-11-23T08:00:00Z");
+let folders = 0;
+
+async function fresh(): Promise<{ dataDir: string; outDir: string }> {
+  const dir = join(root, String(folders++));
+  await cp("data", join(dir, "data"), { recursive: true });
+  return { dataDir: join(dir, "data"), outDir: join(dir, "out") };
+}
+
+/** What the load stage said on the debug channel during `run`. */
+async function loadDebug(run: () => Promise<unknown>): Promise<string> {
+  vi.stubEnv("SPI_STATIC_DEBUG", "load");
+  const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  await run();
+  const said = stderr.mock.calls.map(([text]) => String(text)).join("");
+  stderr.mockRestore();
+  return said;
+}
+
+describe("the input cache in out/", () => {
+  it("lets the next build take every unchanged data file from it, and keeps one entry each", async () => {
+    const { dataDir, outDir } = await fresh();
+    const first = await loadDebug(() => buildSite({ dataDir, outDir, now: NOW }));
+    const [, files = "0"] = /(\d+) data files: 0 from the input cache/.exec(first) ?? [];
+    expect(Number(files)).toBeGreaterThan(5);
+    expect(await readdir(join(outDir, INPUT_CACHE_DIR))).toHaveLength(Number(files));
+
+    const tree = await readTree(outDir);
+    const next = await loadDebug(() =>
+      buildSite({ dataDir, outDir, now: NOW + 86_400_000, force: true }),
+    );
+    expect(next).toContain(`${files} data files: ${files} from the input cache, 0 parsed`);
+
+    // An edited schedule is parsed again; its old entry goes, the new one is kept.
+    const schedule = join(dataDir, "schedules/lounge.yaml");
+    await writeFile(schedule, `${await readFile(schedule, "utf8")}\n# edited\n`);
+    const edited = await loadDebug(() => buildSite({ dataDir, outDir, now: NOW }));
+    expect(edited).toContain(`${Number(files) - 1} from the input cache, 1 parsed`);
+    expect(edited).toContain("1 removed");
+    expect(await readdir(join(outDir, INPUT_CACHE_DIR))).toHaveLength(Number(files));
+    // Nothing the cache holds is served: the documents are those of a build without it.
+    expect((await readTree(outDir)).size).toBe(tree.size);
+  });
+
+  it("is never written through a link in the bookkeeping folder", async () => {
+    const { dataDir, outDir } = await fresh();
+    const elsewhere = join(root, "elsewhere");
+    await mkdir(join(outDir, "_spi-static"), { recursive: true });
+    await mkdir(elsewhere, { recursive: true });
+    await symlink(elsewhere, join(outDir, INPUT_CACHE_DIR));
+    await expect(buildSite({ dataDir, outDir, now: NOW })).rejects.toThrow(/link/);
+    expect(await readdir(elsewhere)).toEqual([]);
+  });
+
+  it("never fails a build: an entry it cannot write is only missing next time", async () => {
+    const { outDir } = await fresh();
+    await mkdir(join(outDir, "_spi-static"), { recursive: true });
+    // A file where the cache's folder should be: every write fails.
+    await writeFile(join(outDir, INPUT_CACHE_DIR), "not a folder");
+    const cache = openInputCacheFolder(outDir, "program");
+    const key = cache.keyOf("schedule", "shows: {}");
+    cache.write(key, Uint8Array.from([1, 2, 3]));
+    expect(() => cache.commit()).not.toThrow();
+    expect(cache.read(key)).toBeUndefined();
+    expect(cache.keyOf("episodes", "shows: {}")).not.toBe(key);
+    expect(openInputCacheFolder(outDir, "another program").keyOf("schedule", "shows: {}")).not.toBe(
+      key,
+    );
+  });
+});
