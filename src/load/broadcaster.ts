@@ -14,6 +14,11 @@ export interface Broadcaster {
 }
 
 export interface Provider {
+  /**
+   * A SHA-256 of provider.yaml (kind and bytes): what every document is made from besides the
+   * program and its own service (render/documentInputs.ts).
+   */
+  readonly sources: string;
   /** SPI's serviceProvider needs a shortName, as a service does. */
   readonly name: Names & { short: string };
   readonly description: Description | undefined;
@@ -88,6 +93,8 @@ export interface Bearer {
 
 export interface Service {
   readonly id: string;
+  /** A SHA-256 of the files it was loaded from: its service file, schedule and episode files. */
+  readonly sources: string;
   readonly name: Names & { short: string };
   readonly description: Description | undefined;
   readonly language: string;

@@ -21,6 +21,7 @@ export interface UnreadableFile {
 }
 
 export type DataFileText = { text: string } | { unreadable: UnreadableFile };
+export type DataFileBytes = { bytes: Buffer } | { unreadable: UnreadableFile };
 
 /** The names in a folder, sorted, or why it cannot be listed. */
 export type FolderListing = { names: string[] } | { missing: true } | { reason: string };
@@ -34,6 +35,8 @@ export type FolderListing = { names: string[] } | { missing: true } | { reason: 
  */
 export interface DataFolder {
   readText(path: string): Promise<DataFileText>;
+  /** The file's bytes, checked as readText checks them apart from being UTF-8 (see textOf). */
+  readBytes(path: string): Promise<DataFileBytes>;
   list(dir: string): Promise<FolderListing>;
 }
 
@@ -43,6 +46,11 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
   const inside = (path: string) => path === root || path.startsWith(root + sep);
 
   async function readText(path: string): Promise<DataFileText> {
+    const read = await readBytes(path);
+    return "bytes" in read ? textOf(read.bytes) : read;
+  }
+
+  async function readBytes(path: string): Promise<DataFileBytes> {
     const refuse = (message: string, missing = false) => ({
       unreadable: { missing, line: 1, column: 1, message },
     });
@@ -73,9 +81,7 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
           `is ${megabytes(stats.size)}; a data file may hold at most ${megabytes(MAX_DATA_FILE_BYTES)}`,
         );
       }
-      const decoded = decodeUtf8(await handle.readFile());
-      if ("text" in decoded) return decoded;
-      return { unreadable: { missing: false, ...decoded.invalid } };
+      return { bytes: await handle.readFile() };
     } catch (error) {
       return refuse(...reasonOf(error));
     } finally {
@@ -99,7 +105,14 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
     }
   }
 
-  return { readText, list };
+  return { readText, readBytes, list };
+}
+
+/** A data file's bytes as text, or where they are not UTF-8 (as an unreadable file). */
+export function textOf(bytes: Uint8Array): DataFileText {
+  const decoded = decodeUtf8(bytes);
+  if ("text" in decoded) return decoded;
+  return { unreadable: { missing: false, ...decoded.invalid } };
 }
 
 /** The system's reason for a failed read, worded for a message; true when the file is missing. */

@@ -1,14 +1,12 @@
-import type { InputKind } from "./inputSchema.js";
-
 /**
  * Data files validated by an earlier build, kept by what they were validated from: the program,
- * the kind of file and its exact text. A file whose text is unchanged gives its validated value
+ * the kind of file and its exact bytes. A file whose bytes are unchanged gives its validated value
  * without being parsed again (a nightly build changes no data file at all). The load stage asks
  * and fills it; where it is kept is the caller's (publish/inputCacheFolder.ts keeps it in out/).
  */
 export interface InputCache {
-  /** The name the value of this kind of file with this text is kept under. */
-  keyOf(kind: InputKind, text: string): string;
+  /** The name a file's value is kept under, from its digest (the reader's: its kind and bytes). */
+  keyOf(fileDigest: string): string;
   /** The value kept under `key`, serialized with node:v8; undefined when there is none. */
   read(key: string): Uint8Array | undefined;
   /** Keeps a value (serialized with node:v8). Never fails the build: a cache is only a shortcut. */

@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
 import { debug } from "../debug/debugLog.js";
-import type { DataFolder, UnreadableFile } from "./dataFolder.js";
+import { type DataFolder, textOf, type UnreadableFile } from "./dataFolder.js";
 import type { InputCache } from "./inputCache.js";
 import type { InputKind, InputOf } from "./inputSchema.js";
 import { type ParseWorkers, parseWorkerScript, startParseWorkers } from "./parseInWorkers.js";
@@ -8,14 +9,19 @@ import { lazyYamlFile } from "./readYamlFile.js";
 import { type ValidatedText, validateInputText } from "./validateInputText.js";
 
 /** A data file validated against its kind's schema, or why it could not be read. */
-export type ReadInput<K extends InputKind> = ValidatedText<K> | { unreadable: UnreadableFile };
+export type ReadInput<K extends InputKind> =
+  | (ValidatedText<K> & {
+      /** A SHA-256 of the file's kind and bytes: what the model made from it depends on. */
+      digest: string;
+    })
+  | { unreadable: UnreadableFile };
 
 export interface InputReaderOptions {
   /** Validated files of earlier builds; without it every file is parsed. */
   cache?: InputCache | undefined;
   /** How many threads may parse at once; 1 parses on the main thread only. */
   jobs?: number | undefined;
-  /** From how much text to parse worker threads are started (PARSE_WORKERS_FROM_BYTES). */
+  /** From how many bytes to parse worker threads are started (PARSE_WORKERS_FROM_BYTES). */
   parseWorkersFromBytes?: number | undefined;
 }
 
@@ -36,10 +42,19 @@ export interface InputReader {
  */
 export const PARSE_WORKERS_FROM_BYTES = 4_000_000;
 
+type ToParse = {
+  kind: InputKind;
+  path: string;
+  bytes: Buffer;
+  digest: string;
+  key: string | undefined;
+};
+
 /**
  * How the load stage gets each data file's validated value: from the input cache when the file's
- * text was validated before, else parsed (on the main thread, or in worker threads when there is
- * a lot to parse). The value, its problems and their positions are the same whichever way.
+ * bytes were validated before (then they are not even decoded, unless a message needs a position
+ * in them), else parsed (on the main thread, or in worker threads when there is a lot to parse).
+ * The value, its problems and their positions are the same whichever way.
  */
 export function openInputReader(
   folder: DataFolder,
@@ -51,10 +66,17 @@ export function openInputReader(
   let workers: ParseWorkers | undefined;
   let how = "on the main thread";
 
-  function fromCache(kind: InputKind, path: string, text: string, key: string | undefined) {
+  /** The file's text, decoded when first asked for: bytes validated before are UTF-8. */
+  const lazyText = (bytes: Buffer) => () => {
+    const decoded = textOf(bytes);
+    if ("text" in decoded) return decoded.text;
+    throw new Error(`${decoded.unreadable.message}: decoded after it was validated`);
+  };
+
+  function fromCache(path: string, bytes: Buffer, digest: string, key: string | undefined) {
     const serialized = key === undefined ? undefined : cache?.read(key);
     if (!serialized) return undefined;
-    let input: InputOf<typeof kind>;
+    let input: InputOf<InputKind>;
     try {
       input = deserialize(serialized);
     } catch {
@@ -62,69 +84,66 @@ export function openInputReader(
       return undefined;
     }
     counts.cached++;
-    return { file: lazyYamlFile(display(path), text), input, problems: [] };
+    return { file: lazyYamlFile(display(path), lazyText(bytes)), input, problems: [], digest };
   }
 
-  function parseHere(kind: InputKind, path: string, text: string, key: string | undefined) {
+  function parseHere({ kind, path, bytes, digest, key }: ToParse): ReadInput<InputKind> {
+    const decoded = textOf(bytes);
+    if (!("text" in decoded)) return decoded;
     counts.parsed++;
-    const validated = validateInputText(kind, display(path), text);
+    const validated = validateInputText(kind, display(path), decoded.text);
     if (key !== undefined && validated.input !== undefined) {
       cache?.write(key, serialize(validated.input));
     }
-    return validated;
+    return { ...validated, digest };
   }
 
   async function parseInWorker(
     pool: ParseWorkers,
-    kind: InputKind,
-    path: string,
-    text: string,
-    key: string | undefined,
+    { kind, path, bytes, digest, key }: ToParse,
   ): Promise<ReadInput<InputKind>> {
     const file = display(path);
-    const { problems, serialized } = await pool.parse({ kind, file, text });
+    const answer = await pool.parse({ kind, file, bytes });
+    if ("unreadable" in answer) return { unreadable: answer.unreadable };
     counts.parsed++;
+    const { problems, serialized } = answer;
     if (key !== undefined && serialized) cache?.write(key, serialized);
-    const input = serialized && (deserialize(serialized) as InputOf<typeof kind>);
-    return { file: lazyYamlFile(file, text), input, problems };
+    const input = serialized && (deserialize(serialized) as InputOf<InputKind>);
+    return { file: lazyYamlFile(file, lazyText(bytes)), input, problems, digest };
   }
 
-  async function readNow(kind: InputKind, path: string): Promise<ReadInput<InputKind>> {
-    const read = await folder.readText(path);
-    if (!("text" in read)) return read;
-    const key = cache?.keyOf(kind, read.text);
-    return fromCache(kind, path, read.text, key) ?? parseHere(kind, path, read.text, key);
+  /** The file's value from the cache, or what is left to parse. */
+  async function readFile(kind: InputKind, path: string) {
+    const read = await folder.readBytes(path);
+    if (!("bytes" in read)) return { done: read };
+    const { bytes } = read;
+    const digest = createHash("sha256").update(`${kind}\0`).update(bytes).digest("hex");
+    const key = cache?.keyOf(digest);
+    const cached = fromCache(path, bytes, digest, key);
+    return cached ? { done: cached } : { toParse: { kind, path, bytes, digest, key } };
   }
 
   return {
     async prefetch(files) {
-      const reads = await Promise.all(
-        files.map(async (entry) => ({ ...entry, read: await folder.readText(entry.path) })),
-      );
-      const toParse: { kind: InputKind; path: string; text: string; key: string | undefined }[] =
-        [];
-      for (const { kind, path, read } of reads) {
-        if (!("text" in read)) {
-          ahead.set(path, async () => read);
-          continue;
-        }
-        const key = cache?.keyOf(kind, read.text);
-        const cached = fromCache(kind, path, read.text, key);
-        if (cached) ahead.set(path, async () => cached);
-        else toParse.push({ kind, path, text: read.text, key });
+      const reads = await Promise.all(files.map(({ kind, path }) => readFile(kind, path)));
+      const toParse: ToParse[] = [];
+      for (const [i, read] of reads.entries()) {
+        const path = files[i]?.path ?? "";
+        if (read.toParse) toParse.push(read.toParse);
+        else ahead.set(path, async () => read.done);
       }
-      const bytes = toParse.reduce((sum, { text }) => sum + text.length, 0);
+      const bytes = toParse.reduce((sum, file) => sum + file.bytes.length, 0);
       const script = parseWorkerScript();
       const count = Math.min(jobs, toParse.length);
       if (count > 1 && bytes >= parseWorkersFromBytes && script) {
         const pool = startParseWorkers(count, script);
         workers = pool;
         how = `in ${count} worker threads (${megabytes(bytes)} to parse)`;
-        for (const { kind, path, text, key } of toParse) {
-          const parsed = parseInWorker(pool, kind, path, text, key);
+        for (const file of toParse) {
+          const parsed = parseInWorker(pool, file);
           // Not every file read ahead is asked for (a load that stops early): no stray rejection.
           parsed.catch(() => {});
-          ahead.set(path, () => parsed);
+          ahead.set(file.path, () => parsed);
         }
       } else {
         how = `on the main thread (${megabytes(bytes)} to parse; ${
@@ -134,15 +153,15 @@ export function openInputReader(
               ? `worker threads pay from ${megabytes(parseWorkersFromBytes)}`
               : "no compiled parse worker: running from the TypeScript source"
         })`;
-        for (const { kind, path, text, key } of toParse) {
-          ahead.set(path, async () => parseHere(kind, path, text, key));
-        }
+        for (const file of toParse) ahead.set(file.path, async () => parseHere(file));
       }
     },
     async read<K extends InputKind>(kind: K, path: string): Promise<ReadInput<K>> {
       const prefetched = ahead.get(path);
       ahead.delete(path);
-      return (await (prefetched ?? (() => readNow(kind, path)))()) as ReadInput<K>;
+      if (prefetched) return (await prefetched()) as ReadInput<K>;
+      const read = await readFile(kind, path);
+      return (read.toParse ? parseHere(read.toParse) : read.done) as ReadInput<K>;
     },
     async close() {
       await workers?.close();

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { basename, join, relative } from "node:path";
 import type {
   Broadcaster,
@@ -75,7 +76,7 @@ async function loadFrom(
     const result = await inputs.read(kind, path);
     if ("unreadable" in result) {
       into.push(unreadableProblem(display(path), result.unreadable));
-      return { file: undefined, input: undefined };
+      return { file: undefined, input: undefined, digest: undefined };
     }
     for (const problem of result.problems) into.push(problem);
     return result;
@@ -84,21 +85,23 @@ async function loadFrom(
   // A service's episode files: each read and checked on its own, the valid ones kept.
   const readEpisodeFiles = async (dir: string, into: InputProblem[]) => {
     const listing = await listYaml(folder, dir, display, into);
-    const files: { input: EpisodesFileInput; file: YamlFile }[] = [];
+    const files: { input: EpisodesFileInput; file: YamlFile; digest: string }[] = [];
     for (const path of listing?.files ?? []) {
-      const { file, input } = await read("episodes", path, into);
-      if (file && input) files.push({ input, file });
+      const { file, input, digest } = await read("episodes", path, into);
+      if (file && input && digest) files.push({ input, file, digest });
     }
     return files;
   };
 
-  const { file: providerFile, input: providerInput } = await read(
-    "provider",
-    join(dataDir, "provider.yaml"),
-    problems,
-  );
+  const {
+    file: providerFile,
+    input: providerInput,
+    digest: providerDigest,
+  } = await read("provider", join(dataDir, "provider.yaml"), problems);
   const provider =
-    providerFile && providerInput && toProvider(providerInput, providerFile, problems);
+    providerFile && providerInput && providerDigest !== undefined
+      ? toProvider(providerInput, providerFile, providerDigest, problems)
+      : undefined;
   const providerIsValid = !problems.some((p) => p.severity === "error");
 
   const servicesDir = join(dataDir, "services");
@@ -123,7 +126,7 @@ async function loadFrom(
   const groupsInUse = new Set<string>();
   for (const path of serviceFiles ?? []) {
     const own: InputProblem[] = [];
-    const { file, input } = await read("service", path, own);
+    const { file, input, digest } = await read("service", path, own);
     // A service file with errors still names its schedule, which is checked all the same.
     for (const group of input?.groups ?? []) groupsInUse.add(group);
     const rawId = (file?.value as { id?: unknown } | undefined)?.id;
@@ -160,7 +163,10 @@ async function loadFrom(
         scheduleInput &&
         loadSchedule(scheduleInput, scheduleFile, own, episodeFiles, fields?.language);
       if (schedule) own.push(...repeatedCrids(schedule, givenCrids));
-      if (fields && schedule) service = { ...fields, schedule };
+      if (fields && schedule && digest && "digest" in scheduleRead) {
+        const sources = [digest, scheduleRead.digest, ...episodeFiles.map((e) => e.digest)];
+        service = { ...fields, sources: digestOf(sources), schedule };
+      }
     }
     // Not push(...own): a file of 100k shows has more warnings than a call takes arguments.
     for (const problem of own) problems.push(problem);
@@ -249,6 +255,11 @@ async function dataFilesIn(
   ];
 }
 
+/** One digest for the digests of a service's files, in the order they were read. */
+function digestOf(digests: readonly string[]): string {
+  return createHash("sha256").update(digests.join("\0")).digest("hex");
+}
+
 /** `given` holds the special that first gave each CRID; its `.crid` field is made for a message. */
 function repeatedCrids(schedule: Schedule, given: Map<string, SourceRef>): InputProblem[] {
   const problems: InputProblem[] = [];
@@ -311,12 +322,18 @@ async function listYaml(
   return { files, misnamed };
 }
 
-function toProvider(input: ProviderInput, file: YamlFile, problems: InputProblem[]): Provider {
+function toProvider(
+  input: ProviderInput,
+  file: YamlFile,
+  sources: string,
+  problems: InputProblem[],
+): Provider {
   const zone = timeZoneProblem(input.timeZone);
   if (zone) problems.push(file.error(["timeZone"], zone));
   checkMediumName(input.name, file, ["name"], problems);
   checkTranslations(input, input.language, "the provider", file, [], problems);
   return {
+    sources,
     name: input.name,
     description: input.description,
     originator: input.originator,
@@ -350,7 +367,7 @@ function toServiceFields(
   provider: Provider | undefined,
   file: YamlFile,
   problems: InputProblem[],
-): Omit<Service, "schedule"> {
+): Omit<Service, "schedule" | "sources"> {
   const zone = input.timeZone && timeZoneProblem(input.timeZone);
   if (zone) problems.push(file.error(["timeZone"], zone));
   checkMediumName(input.name, file, ["name"], problems);

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { UnreadableFile } from "./dataFolder.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { InputKind } from "./inputSchema.js";
 
@@ -9,15 +10,18 @@ export interface ParseRequest {
   kind: InputKind;
   /** The path as shown in messages. */
   file: string;
-  text: string;
+  bytes: Uint8Array;
 }
 
-export interface ParseResponse {
-  id: number;
-  problems: InputProblem[];
-  /** The validated value, serialized with node:v8 (what the input cache keeps, too). */
-  serialized: Uint8Array | undefined;
-}
+export type ParseResponse = { id: number } & (
+  | {
+      problems: InputProblem[];
+      /** The validated value, serialized with node:v8 (what the input cache keeps, too). */
+      serialized: Uint8Array | undefined;
+    }
+  /** The bytes are not UTF-8. */
+  | { unreadable: UnreadableFile }
+);
 
 export interface ParseWorkers {
   parse(request: Omit<ParseRequest, "id">): Promise<ParseResponse>;

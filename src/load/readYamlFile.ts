@@ -14,7 +14,6 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { debug } from "../debug/debugLog.js";
-import type { DataFolder, UnreadableFile } from "./dataFolder.js";
 import { deeperFieldHint, indentationHint } from "./indentationHint.js";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
@@ -49,23 +48,14 @@ export interface YamlFile {
   syntaxProblems: InputProblem[];
 }
 
-/** A data file's YAML, or why it gives none (see DataFolder for what is refused). */
-export async function readYamlFile(
-  folder: DataFolder,
-  file: string,
-): Promise<{ file: YamlFile } | { unreadable: UnreadableFile }> {
-  const read = await folder.readText(file);
-  return "text" in read ? { file: parseYamlText(file, read.text) } : read;
-}
-
 /**
  * A file whose validated value is known without parsing it (from the input cache, or from a parse
  * worker): its text is parsed here only if a later check asks where something is in it.
  */
-export function lazyYamlFile(file: string, text: string): YamlFile {
+export function lazyYamlFile(file: string, textOf: () => string): YamlFile {
   let parsed: YamlFile | undefined;
   const parse = () => {
-    parsed ??= parseYamlText(file, text);
+    parsed ??= parseYamlText(file, textOf());
     return parsed;
   };
   return {

@@ -22,7 +22,7 @@ export interface InputCacheFolder extends InputCache {
 /**
  * The input cache (load/inputCache.ts) in out/_spi-static/inputs/, beside the build's other
  * bookkeeping, so it travels with the output folder from one night to the next. A key covers
- * the program, the kind of file and its text, so a new program version or any edit misses.
+ * the program, the kind of file and its bytes, so a new program version or any edit misses.
  * Reads and writes never fail the build: an entry that cannot be read is parsed again, one that
  * cannot be written is only missing next time. Entries are written atomically, so a build killed
  * mid-write leaves none half-written, and only by a build that published (`commit`), so a
@@ -35,8 +35,8 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
   const used = new Set<string>();
   const madeEntries = new Map<string, Uint8Array>();
   return {
-    keyOf(kind, text) {
-      return createHash("sha256").update(`${program}\0${kind}\0`).update(text).digest("hex");
+    keyOf(fileDigest) {
+      return createHash("sha256").update(`${program}\0${fileDigest}`).digest("hex");
     },
     read(key) {
       used.add(key);

@@ -5,10 +5,11 @@ import type { PlainDate } from "../time/plainDate.js";
 /**
  * What a document is made from, as one SHA-256: a build whose inputs for a document equal the
  * last build's (and whose file is as that build left it) need not render it, for it would
- * render the same bytes apart from creationTime. Hashed from the validated model rather than
- * from files, so whatever the loader puts into a service (shows, grids, dated days, episodes,
- * translations) counts without a list of fields to keep up to date; the program's own
- * fingerprint is part of every key, so a new version renders everything again.
+ * render the same bytes apart from creationTime. Made from the digests of the data files the
+ * loader made the model from (Provider.sources, Service.sources: a service's model is made
+ * from its own files and provider.yaml alone) and the program's own fingerprint, so a new
+ * version renders everything again. Any edit of a file counts, a comment too: its documents are
+ * rendered and compared, and written only if their bytes differ.
  */
 export interface SiteInputs {
   /** A PI document: the program, the provider, the service and the day. */
@@ -17,16 +18,15 @@ export interface SiteInputs {
   serviceInformation: string;
 }
 
-/** Each service's model is hashed once per build; a PI key adds its date to it. */
 export function siteInputs(
   programVersion: string,
   provider: Provider,
   services: readonly Service[],
 ): SiteInputs {
-  const shared = digest(`program ${programVersion}\0provider ${modelJson(provider)}`);
+  const shared = digest(`program ${programVersion}\0provider ${provider.sources}`);
   const byService = new Map<Service, string>();
   for (const service of services) {
-    byService.set(service, digest(`${shared}\0service ${modelJson(service)}`));
+    byService.set(service, digest(`${shared}\0service ${service.id} ${service.sources}`));
   }
   return {
     programmeInformation(service, date) {
@@ -45,24 +45,4 @@ export function withInputs(inputs: string, extra: readonly string[]): string {
 
 function digest(text: string): string {
   return createHash("sha256").update(text).digest("base64url");
-}
-
-/**
- * The model as JSON, Maps and Sets as their entries (the schedule's dated days are a Map). A
- * function in the model would vanish from the JSON, and a change behind it would then render
- * nothing: it is refused, so a model that grows one fails every build's tests at once. An
- * entry's `origin` (where in the YAML it was written) is left out: documents never show it, so
- * an edit that only moves lines renders nothing, and a file from the input cache is not parsed
- * to find its positions.
- */
-function modelJson(value: unknown): string {
-  return JSON.stringify(value, (key, item: unknown) => {
-    if (key === "origin") return undefined;
-    if (item instanceof Map) return { map: [...item] };
-    if (item instanceof Set) return { set: [...item] };
-    if (typeof item === "function" || typeof item === "symbol") {
-      throw new Error(`the model holds a ${typeof item} at "${key}": its inputs cannot be hashed`);
-    }
-    return item;
-  });
 }

@@ -72,13 +72,11 @@ describe("the input cache in out/", () => {
     // A file where the cache's folder should be: every write fails.
     await writeFile(join(outDir, INPUT_CACHE_DIR), "not a folder");
     const cache = openInputCacheFolder(outDir, "program");
-    const key = cache.keyOf("schedule", "shows: {}");
+    const key = cache.keyOf("a file's digest");
     cache.write(key, Uint8Array.from([1, 2, 3]));
     expect(() => cache.commit()).not.toThrow();
     expect(cache.read(key)).toBeUndefined();
-    expect(cache.keyOf("episodes", "shows: {}")).not.toBe(key);
-    expect(openInputCacheFolder(outDir, "another program").keyOf("schedule", "shows: {}")).not.toBe(
-      key,
-    );
+    expect(cache.keyOf("another file's digest")).not.toBe(key);
+    expect(openInputCacheFolder(outDir, "another program").keyOf("a file's digest")).not.toBe(key);
   });
 });

@@ -1,57 +1,68 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { appendFile, cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Broadcaster, Service } from "../../src/load/broadcaster.js";
 import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
 import { siteInputs } from "../../src/render/documentInputs.js";
 
-const dataDir = new URL("../../data", import.meta.url).pathname;
-let broadcaster: Broadcaster;
-beforeAll(async () => {
-  const loaded = await loadBroadcaster(dataDir);
-  if (!loaded.broadcaster) throw new Error("the example data does not load");
-  broadcaster = loaded.broadcaster;
-});
+const root = await mkdtemp(join(tmpdir(), "spi-static-inputs-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+const DAY = "2026-11-23";
 
-function inputsOf(services: readonly Service[], provider = broadcaster.provider, version = "v1") {
-  return siteInputs(version, provider, services);
+async function load(dir: string): Promise<Broadcaster> {
+  const { broadcaster } = await loadBroadcaster(dir);
+  if (!broadcaster) throw new Error(`${dir} does not load`);
+  return broadcaster;
+}
+
+/** Each service's PI inputs for DAY, and the SI inputs, of a data folder as it is now. */
+async function inputsOf(dir: string, version = "v1") {
+  const { provider, services } = await load(dir);
+  const inputs = siteInputs(version, provider, services);
+  const pi = (service: Service) => inputs.programmeInformation(service, DAY);
+  return {
+    byService: Object.fromEntries(services.map((service) => [service.id, pi(service)])),
+    serviceInformation: inputs.serviceInformation,
+    inputs,
+    services,
+  };
+}
+
+/** The example data with one file edited (a comment appended: any byte counts). */
+async function editedCopy(name: string, file?: string): Promise<string> {
+  const dir = join(root, name);
+  await cp("data", dir, { recursive: true });
+  if (file) await appendFile(join(dir, file), "\n# edited\n");
+  return dir;
 }
 
 describe("siteInputs", () => {
-  it("gives a PI document new inputs when its service changes, and keeps the others'", () => {
-    const [first, second, ...rest] = broadcaster.services as [Service, Service, ...Service[]];
-    const before = inputsOf([first, second, ...rest]);
-    const edited: Service = {
-      ...first,
-      schedule: { ...first.schedule, dates: new Map([...first.schedule.dates].slice(1)) },
-    };
-    const after = inputsOf([edited, second, ...rest]);
-    expect(after.programmeInformation(edited, "2026-11-23")).not.toBe(
-      before.programmeInformation(first, "2026-11-23"),
-    );
-    expect(after.programmeInformation(second, "2026-11-23")).toBe(
-      before.programmeInformation(second, "2026-11-23"),
-    );
-    expect(after.serviceInformation).not.toBe(before.serviceInformation);
+  it("gives a service's PI documents new inputs when one of its files changes, and keeps the others'", async () => {
+    const before = await inputsOf(await editedCopy("unedited"));
+    const [episodes = ""] = await readdir("data/episodes/news");
+    for (const [name, file, service] of [
+      ["service", "services/lounge.yaml", "lounge"],
+      ["schedule", "schedules/klassik.yaml", "klassik"],
+      ["episodes", `episodes/news/${episodes}`, "news"],
+    ] as const) {
+      const after = await inputsOf(await editedCopy(name, file));
+      for (const [id, inputs] of Object.entries(before.byService)) {
+        if (id === service) expect(after.byService[id], file).not.toBe(inputs);
+        else expect(after.byService[id], `${id} after ${file}`).toBe(inputs);
+      }
+      expect(after.serviceInformation).not.toBe(before.serviceInformation);
+    }
   });
 
-  it("differs by day, by program version and by provider", () => {
-    const [first] = broadcaster.services as [Service];
-    const inputs = inputsOf(broadcaster.services);
-    const day = inputs.programmeInformation(first, "2026-11-23");
-    expect(inputs.programmeInformation(first, "2026-11-24")).not.toBe(day);
-    expect(
-      inputsOf(broadcaster.services, undefined, "v2").programmeInformation(first, "2026-11-23"),
-    ).not.toBe(day);
-    const provider = { ...broadcaster.provider, originator: "Someone else" };
-    expect(
-      inputsOf(broadcaster.services, provider).programmeInformation(first, "2026-11-23"),
-    ).not.toBe(day);
-    // The same model loaded again: the same inputs.
-    expect(inputsOf(broadcaster.services).programmeInformation(first, "2026-11-23")).toBe(day);
-  });
-
-  it("refuses a model holding a function, whose changes it could not see", () => {
-    const [first, ...rest] = broadcaster.services as [Service, ...Service[]];
-    const lazy = { ...first, later: () => "episodes" } as Service;
-    expect(() => inputsOf([lazy, ...rest])).toThrow(/holds a function at "later"/);
+  it("differs by day, by program version and by provider.yaml, and not from one load to the next", async () => {
+    const dir = await editedCopy("same");
+    const { inputs, services, byService } = await inputsOf(dir);
+    const [first] = services as [Service];
+    expect(inputs.programmeInformation(first, "2026-11-24")).not.toBe(byService[first.id]);
+    expect((await inputsOf(dir, "v2")).byService[first.id]).not.toBe(byService[first.id]);
+    expect((await inputsOf(dir)).byService).toEqual(byService);
+    const provider = await inputsOf(await editedCopy("provider", "provider.yaml"));
+    for (const [id, pi] of Object.entries(byService)) expect(provider.byService[id]).not.toBe(pi);
   });
 });
