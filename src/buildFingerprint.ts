@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { type Dirent, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ReusedBuffer } from "./load/reusedBuffer.js";
 
 /** The code that renders (this package's src/ or dist/) and the templates it fills in. */
 const CODE_DIRS = [
@@ -59,13 +60,25 @@ function hashFolder(hash: ReturnType<typeof createHash>, dir: string, label: str
       continue;
     }
     try {
-      const bytes = kind === "link" ? Buffer.from(readlinkSync(path)) : readFileSync(path);
+      const bytes = kind === "link" ? Buffer.from(readlinkSync(path)) : readToHash(path);
       // Name and length before the bytes, so no two different folders hash the same stream.
       hash.update(`${name} ${kind} ${bytes.length}\0`);
       hash.update(bytes);
     } catch (error) {
       hash.update(`${name} unreadable ${(error as NodeJS.ErrnoException).code}\0`);
     }
+  }
+}
+
+const hashed = new ReusedBuffer();
+
+/** A file's bytes, for hashing at once. */
+function readToHash(path: string): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    return hashed.read(fd, fstatSync(fd).size);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -7,7 +7,10 @@
 export interface InputCache {
   /** The name a file's value is kept under, from its digest (the reader's: its kind and bytes). */
   keyOf(fileDigest: string): string;
-  /** The value kept under `key`, serialized with node:v8; undefined when there is none. */
+  /**
+   * The value kept under `key`, serialized with node:v8; undefined when there is none. Valid
+   * until the next read (a folder reads into a ReusedBuffer): deserialize it at once.
+   */
   read(key: string): Uint8Array | undefined;
   /** Keeps a value (serialized with node:v8). Never fails the build: a cache is only a shortcut. */
   write(key: string, serialized: Uint8Array): void;

@@ -66,14 +66,22 @@ export function openInputReader(
   let workers: ParseWorkers | undefined;
   let how = "on the main thread";
 
-  /** The file's text, decoded when first asked for: bytes validated before are UTF-8. */
+  /** The text of a file parsed in this build, decoded when a message needs a position in it. */
   const lazyText = (bytes: Buffer) => () => {
     const decoded = textOf(bytes);
-    if ("text" in decoded) return decoded.text;
-    throw new Error(`${decoded.unreadable.message}: decoded after it was validated`);
+    return "text" in decoded ? decoded.text : "";
+  };
+  /**
+   * The text of a file known from the cache, read again only when a message needs a position in
+   * it (its bytes were not kept). Should it have changed since, positions follow the file as it
+   * is now, which is what its author sees; gone, they point at its start.
+   */
+  const textReadAgain = (path: string) => () => {
+    const read = folder.readBytes(path);
+    return "bytes" in read ? lazyText(read.bytes)() : "";
   };
 
-  function fromCache(path: string, bytes: Buffer, digest: string, key: string | undefined) {
+  function fromCache(path: string, digest: string, key: string | undefined) {
     const serialized = key === undefined ? undefined : cache?.read(key);
     if (!serialized) return undefined;
     let input: InputOf<InputKind>;
@@ -84,7 +92,7 @@ export function openInputReader(
       return undefined;
     }
     counts.cached++;
-    return { file: lazyYamlFile(display(path), lazyText(bytes)), input, problems: [], digest };
+    return { file: lazyYamlFile(display(path), textReadAgain(path)), input, problems: [], digest };
   }
 
   function parseHere({ kind, path, bytes, digest, key }: ToParse): ReadInput<InputKind> {
@@ -112,20 +120,20 @@ export function openInputReader(
     return { file: lazyYamlFile(file, lazyText(bytes)), input, problems, digest };
   }
 
-  /** The file's value from the cache, or what is left to parse. */
-  async function readFile(kind: InputKind, path: string) {
-    const read = await folder.readBytes(path);
+  /** The file's value from the cache, or what is left to parse (with its own copy of the bytes). */
+  function readFile(kind: InputKind, path: string) {
+    const read = folder.readBytes(path, true);
     if (!("bytes" in read)) return { done: read };
-    const { bytes } = read;
-    const digest = createHash("sha256").update(`${kind}\0`).update(bytes).digest("hex");
+    const digest = createHash("sha256").update(`${kind}\0`).update(read.bytes).digest("hex");
     const key = cache?.keyOf(digest);
-    const cached = fromCache(path, bytes, digest, key);
-    return cached ? { done: cached } : { toParse: { kind, path, bytes, digest, key } };
+    const cached = fromCache(path, digest, key);
+    if (cached) return { done: cached };
+    return { toParse: { kind, path, bytes: Buffer.from(read.bytes), digest, key } };
   }
 
   return {
     async prefetch(files) {
-      const reads = await Promise.all(files.map(({ kind, path }) => readFile(kind, path)));
+      const reads = files.map(({ kind, path }) => readFile(kind, path));
       const toParse: ToParse[] = [];
       for (const [i, read] of reads.entries()) {
         const path = files[i]?.path ?? "";
@@ -160,7 +168,7 @@ export function openInputReader(
       const prefetched = ahead.get(path);
       ahead.delete(path);
       if (prefetched) return (await prefetched()) as ReadInput<K>;
-      const read = await readFile(kind, path);
+      const read = readFile(kind, path);
       return (read.toParse ? parseHere(read.toParse) : read.done) as ReadInput<K>;
     },
     async close() {

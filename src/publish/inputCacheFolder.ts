@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import type { InputCache } from "../load/inputCache.js";
+import { ReusedBuffer } from "../load/reusedBuffer.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
 import { STATE_DIR } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
@@ -34,16 +35,25 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
   const dir = join(outDir, INPUT_CACHE_DIR);
   const used = new Set<string>();
   const madeEntries = new Map<string, Uint8Array>();
+  const entries = new ReusedBuffer();
   return {
     keyOf(fileDigest) {
       return createHash("sha256").update(`${program}\0${fileDigest}`).digest("hex");
     },
     read(key) {
       used.add(key);
+      let fd: number;
       try {
-        return readFileSync(join(dir, `${key}.v8`));
+        fd = openSync(join(dir, `${key}.v8`), "r");
       } catch {
         return undefined;
+      }
+      try {
+        return entries.read(fd, fstatSync(fd).size);
+      } catch {
+        return undefined;
+      } finally {
+        closeSync(fd);
       }
     },
     write(key, serialized) {
