@@ -65,32 +65,66 @@ export function lazyYamlFile(file: string, textOf: () => string): YamlFile {
     },
     locate: (path) => parse().locate(path),
     locateKey: (path) => parse().locateKey(path),
-    locateLater(path) {
-      let ref: SourceRef | undefined;
-      const resolve = () => {
-        ref ??= parse().locate(path);
-        return ref;
-      };
-      // Own enumerable getters, so a spread ({ ...origin, field }) reads them too.
-      return {
-        get file() {
-          return resolve().file;
-        },
-        get line() {
-          return resolve().line;
-        },
-        get column() {
-          return resolve().column;
-        },
-        get field() {
-          return resolve().field;
-        },
-      };
-    },
+    locateLater: (path) => originLocatedLater(path, (at) => parse().locate(at)),
     error: (path, message) => parse().error(path, message),
     warning: (path, message) => parse().warning(path, message),
     syntaxProblems: [],
   };
+}
+
+const WHERE = Symbol("where");
+interface Where {
+  path: readonly PropertyKey[];
+  locate: (path: readonly PropertyKey[]) => SourceRef;
+  located?: SourceRef;
+}
+type LaterOrigin = SourceRef & { [WHERE]: Where };
+
+function located(origin: LaterOrigin): SourceRef {
+  const where = origin[WHERE];
+  where.located ??= where.locate(where.path);
+  return where.located;
+}
+
+/**
+ * Own enumerable getters, so a spread (`{ ...origin, field }`) reads them too; shared by every
+ * origin, so each costs two small objects and no closures (the model holds one per episode).
+ */
+const LATER_ORIGIN: PropertyDescriptorMap = {
+  file: {
+    enumerable: true,
+    get: function (this: LaterOrigin) {
+      return located(this).file;
+    },
+  },
+  line: {
+    enumerable: true,
+    get: function (this: LaterOrigin) {
+      return located(this).line;
+    },
+  },
+  column: {
+    enumerable: true,
+    get: function (this: LaterOrigin) {
+      return located(this).column;
+    },
+  },
+  field: {
+    enumerable: true,
+    get: function (this: LaterOrigin) {
+      return located(this).field;
+    },
+  },
+};
+
+/** An origin located the first time a message reads it. */
+function originLocatedLater(
+  path: readonly PropertyKey[],
+  locate: (path: readonly PropertyKey[]) => SourceRef,
+): SourceRef {
+  const origin = Object.defineProperties({}, LATER_ORIGIN);
+  Object.defineProperty(origin, WHERE, { value: { path, locate } satisfies Where });
+  return origin as SourceRef;
 }
 
 /**

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isNode, LineCounter, parseDocument } from "yaml";
-import { parseYamlText } from "../../src/load/readYamlFile.js";
+import { lazyYamlFile, parseYamlText } from "../../src/load/readYamlFile.js";
 
 async function yamlFilesIn(dirs: string[]): Promise<string[]> {
   const found: string[] = [];
@@ -125,5 +125,31 @@ describe("parseYamlText", () => {
     const broken = parseYamlText("three.yaml", 'a: "open\n');
     expect(broken.syntaxProblems[0]).toMatchObject({ line: 2, column: 1, severity: "error" });
     expect(broken.syntaxProblems[0]?.message).toMatch(/^YAML syntax: /);
+  });
+});
+
+describe("lazyYamlFile", () => {
+  const text =
+    "shows:\n  morning:\n    name: { short: Morning }\nepisodes:\n  - date: 2026-11-23\n  - date: 2026-11-24\n";
+
+  it("parses its text only when a position is asked for, and locates as parseYamlText does", () => {
+    let reads = 0;
+    const file = lazyYamlFile("schedule.yaml", () => {
+      reads++;
+      return text;
+    });
+    const origin = file.locateLater(["episodes", 1]);
+    expect(reads).toBe(0);
+    const parsed = parseYamlText("schedule.yaml", text);
+    // A spread reads an origin's fields, as the messages built from origins do.
+    expect({ ...origin, severity: "warning" }).toEqual({
+      ...parsed.locate(["episodes", 1]),
+      severity: "warning",
+    });
+    expect(origin).toMatchObject({ file: "schedule.yaml", line: 6, field: "episodes[1]" });
+    expect(file.locate(["shows", "morning", "name"])).toEqual(
+      parsed.locate(["shows", "morning", "name"]),
+    );
+    expect(reads).toBe(1);
   });
 });
