@@ -90,32 +90,17 @@ function located(origin: LaterOrigin): SourceRef {
  * Own enumerable getters, so a spread (`{ ...origin, field }`) reads them too; shared by every
  * origin, so each costs two small objects and no closures (the model holds one per episode).
  */
-const LATER_ORIGIN: PropertyDescriptorMap = {
-  file: {
-    enumerable: true,
-    get: function (this: LaterOrigin) {
-      return located(this).file;
+const LATER_ORIGIN: PropertyDescriptorMap = Object.fromEntries(
+  (["file", "line", "column", "field"] as const).map((key) => [
+    key,
+    {
+      enumerable: true,
+      get(this: LaterOrigin) {
+        return located(this)[key];
+      },
     },
-  },
-  line: {
-    enumerable: true,
-    get: function (this: LaterOrigin) {
-      return located(this).line;
-    },
-  },
-  column: {
-    enumerable: true,
-    get: function (this: LaterOrigin) {
-      return located(this).column;
-    },
-  },
-  field: {
-    enumerable: true,
-    get: function (this: LaterOrigin) {
-      return located(this).field;
-    },
-  },
-};
+  ]),
+);
 
 /** An origin located the first time a message reads it. */
 function originLocatedLater(
