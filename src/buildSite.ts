@@ -37,8 +37,12 @@ export interface BuildOptions {
   force?: boolean;
   /** Publish under a new radiodnsHost, deleting the PI files under the old one (`--change-host`). */
   changeHost?: boolean;
-  /** How many threads may work at once (parsing data files); 1 keeps to the main thread. */
-  jobs?: number;
+  /**
+   * How many threads may work at once; 1 keeps to the main thread. Unset: data files are parsed
+   * on every core, and PI documents rendered on the main thread (render workers were not faster
+   * on the 2-core development machine: BENCHMARKS.md, issue 15).
+   */
+  jobs?: number | undefined;
   /** Sees the validated, laid-out data this build renders (the EPG preview shows the same). */
   onValidated?: (report: DataReport) => void;
 }
@@ -76,7 +80,7 @@ export async function buildSite({
   keepGoing = false,
   force = false,
   changeHost = false,
-  jobs = availableParallelism(),
+  jobs,
   onValidated,
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
@@ -104,7 +108,10 @@ export async function buildSite({
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
   const { loadAndSchedule } = await import("./loadAndSchedule.js");
   const cache = openInputCacheFolder(outDir, fingerprintProgram());
-  const validated = await loadAndSchedule(dataDir, now, { cache, jobs });
+  const validated = await loadAndSchedule(dataDir, now, {
+    cache,
+    jobs: jobs ?? availableParallelism(),
+  });
   onValidated?.(validated);
   const { scheduled, problems, brokenServices } = validated;
   const hasErrors = problems.some((p) => p.severity === "error");
@@ -125,7 +132,7 @@ export async function buildSite({
     broadcaster.provider,
     broadcaster.services,
   );
-  const site = planSite(scheduled, now, documentInputs);
+  const site = planSite(scheduled, now, documentInputs, { jobs: jobs ?? 1 });
   // The edge files go last: the worker never names a service whose documents are not yet written.
   function* documents() {
     for (const document of site) {
@@ -141,7 +148,7 @@ export async function buildSite({
         yield {
           path: document.path,
           inputs: withInputs(document.inputs, carried),
-          render: () => withServiceEntries(document.render(), carried),
+          render: async () => withServiceEntries(await document.render(), carried),
         };
       }
     }

@@ -19,6 +19,8 @@ export interface BuildOptions {
   keepGoing?: boolean | undefined;
   changeHost?: boolean | undefined;
   force?: boolean | undefined;
+  /** Threads that may parse and render at once; undefined: the machine's cores. */
+  jobs?: number | undefined;
 }
 
 /** `spi-static build`: renders and publishes the site, then prints its summary. */
@@ -35,6 +37,7 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
     keepGoing: options.keepGoing,
     force: options.force,
     changeHost: options.changeHost,
+    jobs: options.jobs,
   }).finally(() => progress?.clear());
   const broken = summary.brokenServices;
   const exitCode = broken.length > 0 ? EXIT.invalidInput : EXIT.ok;

@@ -11,6 +11,7 @@ import {
   parseBaseUrl,
   parseFolderPath,
   parseInstant,
+  parseJobs,
   parseKeysFilePath,
   parseListenHost,
   parsePort,
@@ -137,6 +138,11 @@ writing the same output folder.`,
       "wait this long for another build on the same --out to finish",
       parseSeconds,
       0,
+    )
+    .option(
+      "--jobs <count>",
+      "threads that parse and render at once; 1: the main thread only (default: parse on every core, render on the main thread)",
+      parseJobs,
     )
     .addHelpText(
       "after",

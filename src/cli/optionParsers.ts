@@ -104,6 +104,20 @@ export function parseSeconds(value: string): number {
   return seconds;
 }
 
+/** Threads are not free: far more than the machine's cores only costs memory. */
+const MAX_JOBS = 256;
+
+/** `build --jobs`: how many threads may work at once, 1 (the main thread only) up to 256. */
+export function parseJobs(value: string): number {
+  const jobs = Number(value);
+  if (!/^\d+$/.test(value) || jobs < 1 || jobs > MAX_JOBS) {
+    throw new InvalidArgumentError(
+      `expected a number of threads from 1 to ${MAX_JOBS}, e.g. 4 (1: everything on the main thread)`,
+    );
+  }
+  return jobs;
+}
+
 /** `serve --port`: 0 (any free port) to 65535. */
 export function parsePort(value: string): number {
   const port = Number(value);

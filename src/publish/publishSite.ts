@@ -89,23 +89,30 @@ export async function publishSite(
     const batches: Batches = { outDir, owned, versions, recorded, record: new Map() };
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
     const published = new Set<string>();
+    // A batch is rendered (in worker threads, when the render stage uses them) while the one
+    // before it is compared and written: one batch ahead, so the bytes held stay bounded. A
+    // batch is awaited only once a whole batch more was looked at, more documents than one
+    // service has: the render stage answers once it has seen all of a service's documents.
+    let ahead: StartedDocument[] = [];
+    let batch: StartedDocument[] = [];
     let seen = 0;
-    let batch: ChangedDocument[] = [];
     for await (const document of documents) {
       if (!isSitePath(document.path) || published.has(document.path)) {
         throw new Error(`the build produced an invalid or repeated output path: ${document.path}`);
       }
       published.add(document.path);
       // Rendered (or not) as it arrives, so the render stage's debug counts are complete at its end.
-      const changed = compareWithPublished(batches, document, progress);
-      if (changed) batch.push(changed);
+      const started = startRender(batches, document, progress);
+      if (started) batch.push(started);
       if (++seen % BATCH_SIZE === 0) {
-        writeBatch(batches, batch, progress);
+        await publishBatch(batches, ahead, progress);
         onProgress?.(progress);
+        ahead = batch;
         batch = [];
       }
     }
-    writeBatch(batches, batch, progress);
+    await publishBatch(batches, ahead, progress);
+    await publishBatch(batches, batch, progress);
     onProgress?.(progress);
 
     for (const path of keep) if (owned.has(path)) published.add(path);
@@ -206,46 +213,71 @@ interface ChangedDocument {
   inputs: string | undefined;
 }
 
+/** A document being rendered, or given rendered. */
+interface StartedDocument {
+  path: string;
+  rendered: Buffer | Promise<Buffer>;
+  inputs: string | undefined;
+}
+
 /**
  * A planned document whose inputs and file are as the last build recorded, and whose version no
  * unfinished build journaled since, is left as it is without being rendered (it keeps its
- * version); any other is rendered, given its version and compared with the published file, and
- * returned when it differs.
+ * version); any other is rendered (or its rendering started) and returned.
  */
-function compareWithPublished(
+function startRender(
   { outDir, versions, recorded, record }: Batches,
   document: PublishableDocument,
   progress: PublishProgress,
-): ChangedDocument | undefined {
-  const target = join(outDir, document.path);
+): StartedDocument | undefined {
   const inputs = "inputs" in document ? document.inputs : undefined;
-  let rendered: Buffer;
-  if ("render" in document) {
-    const before = recorded.get(document.path);
-    if (
-      before !== undefined &&
-      before.inputs === inputs &&
-      !versions.journaled(document.path) &&
-      fileState(target) === before.file
-    ) {
-      record.set(document.path, before);
-      progress.reused++;
-      progress.unchanged++;
-      return undefined;
-    }
-    rendered = document.render();
-  } else {
-    rendered = document.content;
-  }
-  progress.rendered++;
-  const current = readPublished(target);
-  const settled = versions.settle(document.path, rendered, current?.bytes);
-  if (!settled.changed) {
-    if (inputs !== undefined && current) record.set(document.path, { inputs, file: current.state });
+  if (!("render" in document)) return { path: document.path, rendered: document.content, inputs };
+  const before = recorded.get(document.path);
+  if (
+    before !== undefined &&
+    before.inputs === inputs &&
+    !versions.journaled(document.path) &&
+    fileState(join(outDir, document.path)) === before.file
+  ) {
+    record.set(document.path, before);
+    progress.reused++;
     progress.unchanged++;
     return undefined;
   }
-  return { path: document.path, content: settled.content, inputs };
+  return { path: document.path, rendered: document.render(), inputs };
+}
+
+/** Compares the rendered documents with the published files, in order, and writes those that differ. */
+async function publishBatch(
+  batches: Batches,
+  started: StartedDocument[],
+  progress: PublishProgress,
+): Promise<void> {
+  const changed: ChangedDocument[] = [];
+  for (const { path, rendered, inputs } of started) {
+    const different = compareWithPublished(batches, path, await rendered, inputs, progress);
+    if (different) changed.push(different);
+  }
+  writeBatch(batches, changed, progress);
+}
+
+/** The rendered document, its version decided, when it differs from the published file. */
+function compareWithPublished(
+  { outDir, versions, record }: Batches,
+  path: string,
+  rendered: Buffer,
+  inputs: string | undefined,
+  progress: PublishProgress,
+): ChangedDocument | undefined {
+  progress.rendered++;
+  const current = readPublished(join(outDir, path));
+  const settled = versions.settle(path, rendered, current?.bytes);
+  if (!settled.changed) {
+    if (inputs !== undefined && current) record.set(path, { inputs, file: current.state });
+    progress.unchanged++;
+    return undefined;
+  }
+  return { path, content: settled.content, inputs };
 }
 
 /**

@@ -30,7 +30,14 @@ export interface ScheduledBroadcaster {
   /** Today in the provider's time zone at the build's clock. */
   today: PlainDate;
   dates: PlainDate[];
+  /** The days the services are laid out for: the published days and one either side. */
+  span: LayoutSpan;
   services: ScheduledService[];
+}
+
+export interface LayoutSpan {
+  from: PlainDate;
+  to: PlainDate;
 }
 
 /** What the schedule stage found: the services it could lay out and every problem. */
@@ -95,6 +102,7 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
     broadcaster: { ...broadcaster, services: services.map(({ service }) => service) },
     today,
     dates,
+    span: { from, to },
     services,
   };
   return { scheduled: across.length > 0 ? undefined : scheduled, problems, brokenServices };
@@ -110,7 +118,19 @@ function layingOut(
   from: PlainDate,
   to: PlainDate,
 ): () => ProgrammeInstance[] {
-  return () => expandSchedule(service, cridAuthority, from, to).programmes;
+  return () => programmesWithin(service, cridAuthority, { from, to });
+}
+
+/**
+ * A scheduled service's programmes, laid out again from its model (what `programmes()` does; a
+ * render worker, which gets the model but not the function, calls this).
+ */
+export function programmesWithin(
+  service: Service,
+  cridAuthority: string,
+  { from, to }: LayoutSpan,
+): ProgrammeInstance[] {
+  return expandSchedule(service, cridAuthority, from, to).programmes;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   parseApiKey,
   parseBaseUrl,
   parseFolderPath,
+  parseJobs,
   parseKeysFilePath,
   parseListenHost,
   parsePort,
@@ -18,6 +19,8 @@ describe("the option parsers", () => {
   it("take what each option means and refuse the rest as usage errors", () => {
     expect(parseSeconds("600")).toBe(600);
     expect(parseSeconds("0.5")).toBe(0.5);
+    expect(parseJobs("1")).toBe(1);
+    expect(parseJobs("16")).toBe(16);
     expect(parsePort("0")).toBe(0);
     expect(parsePort("8080")).toBe(8080);
     expect(parseTimeout("15")).toBe(15);
@@ -33,6 +36,10 @@ describe("the option parsers", () => {
       [parseSeconds, "ten", /number of seconds/],
       // Node's timers fire at once beyond 2^31 ms: a huge wait would mean none.
       [parseSeconds, "3000000", /from 0 to 86400/],
+      // 0 threads would render nothing; a typo must not start thousands of threads.
+      [parseJobs, "0", /number of threads from 1 to 256/],
+      [parseJobs, "2.5", /number of threads/],
+      [parseJobs, "1000", /number of threads/],
       [parsePort, "65536", /port number/],
       [parsePort, "80.5", /port number/],
       [parseTimeout, "0", /positive number of seconds/],
@@ -82,6 +89,7 @@ describe("the option parsers", () => {
     [["build", "--out", ""], "expected the path of a folder"],
     [["build", "--data", " "], "expected the path of a folder"],
     [["build", "--wait", "1e7"], "from 0 to 86400"],
+    [["build", "--jobs", "0"], "number of threads from 1 to 256"],
     [["validate", "--data", ""], "expected the path of a folder"],
     [["schema", "--out", ""], "expected the path of a folder"],
     [["init", ""], "expected the path of a folder"],
