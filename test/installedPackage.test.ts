@@ -85,7 +85,7 @@ describe("the installed package, used as the README says", () => {
     const threaded = await npx(["build", "--jobs", "2", "--out", "out-threads"]);
     vi.unstubAllEnvs();
     expect(threaded.code, threaded.stderr).toBe(0);
-    expect(threaded.stderr).toMatch(/\b17 PI documents rendered in 1 worker threads/);
+    expect(threaded.stderr).toMatch(/\b17 PI documents rendered in 1 worker thread\b/);
 
     serve = spawn("npx", ["spi-static", "serve", "--port", "0"], {
       cwd: project,

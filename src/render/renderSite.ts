@@ -241,8 +241,9 @@ class RenderThreads {
 
   report(): string {
     if (!this.parallel) return `PI documents rendered on the main thread: ${this.why}`;
+    const threads = this.workers ? this.workerCount : 0;
     return (
-      `${this.inWorkers} PI documents rendered in ${this.workers ? this.workerCount : 0} worker threads ` +
+      `${this.inWorkers} PI documents rendered in ${threads} worker thread${threads === 1 ? "" : "s"} ` +
       `(services with at least ${WORKER_JOB_MIN_DOCUMENTS} to render), ${this.onMainThread} on the ` +
       `main thread (services with fewer: copying a model to a worker costs more than rendering them)`
     );
