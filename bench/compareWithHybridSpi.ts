@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { runProcess } from "./runProcess.js";
 import { writeSyntheticDataset } from "./syntheticDataset.js";
 
 /**
@@ -133,8 +134,8 @@ async function measure(args: string[]): Promise<Usage> {
   const usageFile = join(root, "usage.json");
   const started = performance.now();
   const { code, stdout, stderr } = useTime
-    ? await run(timeBinary, ["-f", "cpu %U %S", process.execPath, cli, ...args])
-    : await run(process.execPath, ["--import", usageReporter, cli, ...args], {
+    ? await runProcess(timeBinary, ["-f", "cpu %U %S", process.execPath, cli, ...args])
+    : await runProcess(process.execPath, ["--import", usageReporter, cli, ...args], {
         SPI_BENCH_USAGE_FILE: usageFile,
       });
   const seconds = round2((performance.now() - started) / 1000);
@@ -200,32 +201,12 @@ interface HybridSpiResult {
 
 async function runPython(site: string): Promise<HybridSpiResult> {
   const args = [pythonScript, "--site", site, "--rounds", String(rounds), "--json"];
-  const { code, stdout, stderr } = await run(python, [
+  const { code, stdout, stderr } = await runProcess(python, [
     ...args,
     ...(library ? ["--library", library] : []),
   ]);
   if (code !== 0) throw new Error(`${pythonScript} failed (exit ${code}):\n${stderr}`);
   return JSON.parse(stdout) as HybridSpiResult;
-}
-
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ stdout, stderr, code }));
-  });
 }
 
 function median(values: number[]): number {

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -6,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { edgeCases, measureEdgeRules, measurePreviewUnderLoad } from "./measureEdge.js";
+import { runProcess } from "./runProcess.js";
 import {
   addUnusedShows,
   editOneShow,
@@ -320,8 +320,8 @@ async function measure(args: string[]) {
   const usageFile = join(root, "usage.json");
   const started = performance.now();
   const { stdout, stderr, code } = useTime
-    ? await run(timeBinary, ["-v", process.execPath, options.cli, ...args])
-    : await run(process.execPath, ["--import", usageReporter, options.cli, ...args], {
+    ? await runProcess(timeBinary, ["-v", process.execPath, options.cli, ...args])
+    : await runProcess(process.execPath, ["--import", usageReporter, options.cli, ...args], {
         SPI_BENCH_USAGE_FILE: usageFile,
       });
   const elapsed = seconds(started);
@@ -386,29 +386,9 @@ async function measureBigInputs(megabytes: number) {
 
 async function timed(command: string, args: string[]): Promise<number> {
   const started = performance.now();
-  const { code, stderr } = await run(command, args);
+  const { code, stderr } = await runProcess(command, args);
   if (code !== 0) throw new Error(`${command} failed: ${stderr}`);
   return seconds(started);
-}
-
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ stdout, stderr, code }));
-  });
 }
 
 async function scan(dir: string): Promise<Tree> {

@@ -10,6 +10,7 @@ const FLOORS: Record<string, number> = {
   debug: 0,
   exit: 0, // exit codes and the error base class every stage's thrown errors extend
   memo: 0,
+  workers: 0, // a pool of worker threads, for the load and render stages alike
   xsd: 0,
   time: 1,
   site: 2,

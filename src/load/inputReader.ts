@@ -111,7 +111,7 @@ export function openInputReader(
     { kind, path, bytes, digest, key }: ToParse,
   ): Promise<ReadInput<InputKind>> {
     const file = display(path);
-    const answer = await pool.parse({ kind, file, bytes });
+    const answer = await pool.run({ kind, file, bytes });
     if ("unreadable" in answer) return { unreadable: answer.unreadable };
     counts.parsed++;
     const { problems, serialized } = answer;

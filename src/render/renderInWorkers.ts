@@ -1,10 +1,8 @@
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import type { Provider, Service } from "../load/broadcaster.js";
 import type { SourceRef } from "../load/inputProblem.js";
 import type { LayoutSpan } from "../schedule/scheduleBroadcaster.js";
 import type { PlainDate } from "../time/plainDate.js";
+import { compiledWorker, startWorkerPool } from "../workers/workerPool.js";
 
 /** One service's PI documents to render: its model travels to a worker once for all of them. */
 export interface ServiceRenderJob {
@@ -39,91 +37,37 @@ export interface RenderWorkers {
   closeWhenDone(): void;
 }
 
-const WORKER_SCRIPT = new URL("./renderWorker.js", import.meta.url);
-
 /** The compiled worker, or undefined when running from the TypeScript source (as the tests do). */
 export function renderWorkerScript(): URL | undefined {
-  return existsSync(fileURLToPath(WORKER_SCRIPT)) ? WORKER_SCRIPT : undefined;
+  return compiledWorker("./renderWorker.js", import.meta.url);
 }
 
 /**
- * Worker threads that render services' PI documents side by side, each taking the next service
- * from one queue as it finishes the last. The answers come back as bytes, handed over (not
- * copied); the caller takes them in its own order, so the output does not depend on which worker
- * finishes first. The workers never keep the process alive: a build that fails half-way exits.
+ * Worker threads that render services' PI documents side by side (see startWorkerPool). The
+ * answers come back as bytes, handed over (not copied). The workers never keep the process
+ * alive: a build that fails half-way exits.
  */
 export function startRenderWorkers(count: number, script: URL): RenderWorkers {
-  type Job = {
-    request: RenderRequest;
-    resolve: (answer: { documents: Buffer[]; counts: FragmentCounts }) => void;
-    reject: (error: Error) => void;
-  };
-  const queue: Job[] = [];
-  const working = new Map<Worker, Job>();
-  let nextId = 0;
-  let failure: Error | undefined;
-  let closing = false;
-
-  const stopIfDone = () => {
-    if (closing && queue.length === 0 && working.size === 0) {
-      for (const worker of workers) void worker.terminate();
-    }
-  };
-  const fail = (error: Error) => {
-    failure ??= error;
-    for (const job of [...working.values(), ...queue.splice(0)]) job.reject(failure);
-    working.clear();
-    stopIfDone();
-  };
-  const feed = (worker: Worker) => {
-    const job = queue.shift();
-    if (!job) return stopIfDone();
-    working.set(worker, job);
-    worker.postMessage(job.request);
-  };
-  const workers = Array.from({ length: count }, () => {
-    const worker = new Worker(script);
-    worker.unref();
-    worker.on("message", (response: RenderResponse) => {
-      const job = working.get(worker);
-      working.delete(worker);
-      if (!job) return feed(worker);
-      if ("error" in response) {
-        job.reject(new Error(`rendering in a worker failed: ${response.error}`));
-      } else {
+  const pool = startWorkerPool<{ job: ServiceRenderJob }, RenderResponse>(count, script, {
+    what: "render",
+    unref: true,
+  });
+  return {
+    render(job) {
+      const answer = (async () => {
+        const service = withoutOrigins(job.service);
+        const response = await pool.run({ job: { ...job, service } });
+        if ("error" in response) throw new Error(`rendering in a worker failed: ${response.error}`);
         const documents = response.documents.map((bytes) =>
           Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
         );
-        job.resolve({ documents, counts: response.counts });
-      }
-      feed(worker);
-    });
-    worker.on("error", fail);
-    worker.on("exit", (code) => {
-      if (!closing) fail(new Error(`a render worker stopped unexpectedly (exit code ${code})`));
-    });
-    return worker;
-  });
-
-  return {
-    render(job) {
-      const answer = new Promise<{ documents: Buffer[]; counts: FragmentCounts }>(
-        (resolve, reject) => {
-          if (failure) return reject(failure);
-          const request = { id: nextId++, job: { ...job, service: withoutOrigins(job.service) } };
-          queue.push({ request, resolve, reject });
-          const idle = workers.find((worker) => !working.has(worker));
-          if (idle) feed(idle);
-        },
-      );
-      // Handled here too: a build that stops at an earlier failure never awaits the later answers.
+        return { documents, counts: response.counts };
+      })();
+      // Handled here too: a build that stops at an earlier failure never awaits later answers.
       answer.catch(() => {});
       return answer;
     },
-    closeWhenDone() {
-      closing = true;
-      stopIfDone();
-    },
+    closeWhenDone: () => pool.closeWhenDone(),
   };
 }
 
