@@ -6,6 +6,7 @@ import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
 import { InputError, type InputProblem } from "./load/inputProblem.js";
 import type { DataReport } from "./loadAndSchedule.js";
 import type { BuildStamp } from "./publish/buildStamp.js";
+import { openCheckRecord } from "./publish/checkRecord.js";
 import { refuseHostChange } from "./publish/hostChange.js";
 import { openInputCacheFolder } from "./publish/inputCacheFolder.js";
 import { readKeptServices } from "./publish/keptServices.js";
@@ -108,10 +109,13 @@ export async function buildSite({
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
   const { loadAndSchedule } = await import("./loadAndSchedule.js");
   const cache = openInputCacheFolder(outDir, fingerprintProgram());
-  const validated = await loadAndSchedule(dataDir, now, {
-    cache,
-    jobs: jobs ?? availableParallelism(),
-  });
+  const checkRecord = openCheckRecord(outDir, fingerprintProgram());
+  const validated = await loadAndSchedule(
+    dataDir,
+    now,
+    { cache, jobs: jobs ?? availableParallelism() },
+    force ? undefined : checkRecord,
+  );
   onValidated?.(validated);
   const { scheduled, problems, brokenServices } = validated;
   const hasErrors = problems.some((p) => p.severity === "error");
@@ -179,6 +183,7 @@ export async function buildSite({
   });
   // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
   cache.commit();
+  checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
   return {
     ...published,
     ...report,

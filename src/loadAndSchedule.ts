@@ -1,7 +1,12 @@
 import type { InputProblem } from "./load/inputProblem.js";
 import type { InputReaderOptions } from "./load/inputReader.js";
 import { loadBroadcaster } from "./load/loadBroadcaster.js";
-import { type ScheduledBroadcaster, scheduleBroadcaster } from "./schedule/scheduleBroadcaster.js";
+import {
+  type EarlierChecks,
+  type ScheduledBroadcaster,
+  type ScheduleReport,
+  scheduleBroadcaster,
+} from "./schedule/scheduleBroadcaster.js";
 
 /** Everything `validate` reports and `build` needs: the publishable part and every problem. */
 export interface DataReport {
@@ -11,6 +16,8 @@ export interface DataReport {
   problems: InputProblem[];
   /** Services left out for their errors. */
   brokenServices: string[];
+  /** Each laid-out service's check, for the next build. */
+  checks: ScheduleReport["checks"];
 }
 
 /**
@@ -23,6 +30,7 @@ export async function loadAndSchedule(
   dataDir: string,
   now: number,
   reading: InputReaderOptions = {},
+  earlier?: EarlierChecks,
 ): Promise<DataReport> {
   const loaded = await loadBroadcaster(dataDir, reading);
   if (!loaded.broadcaster) {
@@ -30,13 +38,15 @@ export async function loadAndSchedule(
       scheduled: undefined,
       problems: inReadingOrder(loaded.problems),
       brokenServices: loaded.brokenServices,
+      checks: new Map(),
     };
   }
-  const laidOut = scheduleBroadcaster(loaded.broadcaster, now);
+  const laidOut = scheduleBroadcaster(loaded.broadcaster, now, earlier);
   return {
     scheduled: laidOut.scheduled,
     problems: inReadingOrder([...loaded.problems, ...laidOut.problems]),
     brokenServices: [...loaded.brokenServices, ...laidOut.brokenServices],
+    checks: laidOut.checks,
   };
 }
 

@@ -1,7 +1,7 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { type BuildSummary, buildSite } from "../src/buildSite.js";
 import { readTree } from "./outputFolder.js";
 
@@ -112,6 +112,38 @@ describe("an incremental build", () => {
     expect(edited.written).toBeLessThanOrEqual(DAYS);
   });
 
+  it("lays out only the edited service to check it, and still reports every service's warnings", async () => {
+    const { data, build } = await setUp();
+    // A warning the layout finds: an episode after the published days that matches no airing.
+    await mkdir(join(data, "episodes/klassik"));
+    await writeFile(
+      join(data, "episodes/klassik/2027-w10.yaml"),
+      'episodes:\n  - date: 2027-03-02\n    start: "03:33"\n    name: { long: "Nobody airs" }\n',
+    );
+    const first = await build("out", START);
+    expect(first.problems.some((p) => p.file.endsWith("episodes/klassik/2027-w10.yaml"))).toBe(
+      true,
+    );
+    await edit(join(data, "services/news.yaml"), /^ {2}long: /, 0, (m) => `${m}Edited `);
+    vi.stubEnv("SPI_STATIC_DEBUG", "schedule");
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const edited = await build("out", START + 60_000);
+    const said = stderr.mock.calls.map(([text]) => String(text)).join("");
+    stderr.mockRestore();
+    vi.unstubAllEnvs();
+    const recorded = SERVICES.filter((id) => said.includes(`${id}: checked as recorded`));
+    expect(recorded).toEqual(SERVICES.filter((id) => id !== "news"));
+    expect(said).toMatch(/news: \d+ programmes laid out/);
+    // The record stands in for the layout: the same problems as a build that checks everything.
+    expect(edited.problems).toEqual((await build("forced", START + 60_000, true)).problems);
+    expect(edited.problems).toEqual(first.problems);
+
+    // A record no longer readable is only unused.
+    await writeFile(join(data, "..", "out", "_spi-static", "checks.json"), "{ not json");
+    await edit(join(data, "services/news.yaml"), /^ {2}long: /, 0, (m) => `${m}Again `);
+    expect((await build("out", START + 120_000)).problems).toEqual(first.problems);
+  });
+
   it("renders a document again when its file is no longer as the last build left it", async () => {
     const { root, build } = await setUp();
     await build("out", START);
@@ -163,6 +195,8 @@ describe("an incremental build", () => {
       const incremental = await build("incremental", now);
       const forced = await build("forced", now, true);
       expect(forced.reused).toBe(0);
+      // Problems of services checked as recorded are those of a build that checks every one.
+      expect(incremental.problems).toEqual(forced.problems);
       const label = `step ${step}: ${what}, clock ${new Date(now).toISOString()}`;
       const built = await tree("incremental");
       // Same history, every document rendered: byte for byte the same files.

@@ -1,5 +1,5 @@
 import type { PlainDate, Weekday } from "../time/plainDate.js";
-import type { SourceRef } from "./inputProblem.js";
+import type { InputProblem, SourceRef } from "./inputProblem.js";
 import type * as Input from "./inputSchema.js";
 import type { LogoType } from "./spiFormat.js";
 
@@ -145,9 +145,24 @@ export interface Schedule {
   readonly shows: Readonly<Record<string, Show>>;
   readonly week: Readonly<Record<Weekday, readonly Slot[]>>;
   readonly dates: ReadonlyMap<string, DatedDay>;
-  /** The episodes of the schedule file and of episodes/<service id>/, by their date. */
-  readonly episodes: ReadonlyMap<PlainDate, readonly Episode[]>;
+  /** The episodes of the schedule file and of episodes/<service id>/. */
+  readonly episodes: EpisodeSource;
 }
+
+/**
+ * A service's episodes, read each time the service is laid out and let go after: with text for
+ * every airing they are most of a data folder (65 of 70 MB in the benchmark's), and a model
+ * holding every service's took the 100-service build to 476 MB (BENCHMARKS.md, issue 15). Each
+ * list was validated when the data folder was read; `load` indexes them (from the input cache,
+ * or the serialized values of files parsed in this build) with the checks across a service's
+ * lists (loadEpisodes.ts), reporting into `problems`.
+ */
+export interface EpisodeSource {
+  /** Without `problems`, loaded to be rendered: unchecked, their origins NOT_LOCATED. */
+  load(problems: InputProblem[] | undefined): EpisodesByDate;
+}
+
+export type EpisodesByDate = ReadonlyMap<PlainDate, readonly Episode[]>;
 
 /**
  * What one airing says instead of its show: each field given replaces the show's field of that

@@ -7,6 +7,8 @@
 export interface InputCache {
   /** The name a file's value is kept under, from its digest (the reader's: its kind and bytes). */
   keyOf(fileDigest: string): string;
+  /** Whether a value is kept under `key` (without reading it); counts as using it. */
+  has(key: string): boolean;
   /**
    * The value kept under `key`, serialized with node:v8; undefined when there is none. Valid
    * until the next read (a folder reads into a ReusedBuffer): deserialize it at once.

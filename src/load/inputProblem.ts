@@ -9,6 +9,12 @@ export interface SourceRef {
   field: string;
 }
 
+/**
+ * The origin of an entry loaded only to be rendered: rendering never reads where an entry came
+ * from, and finding out could parse a file the input cache spared.
+ */
+export const NOT_LOCATED: SourceRef = Object.freeze({ file: "", line: 0, column: 0, field: "" });
+
 export interface InputProblem extends SourceRef {
   severity: "error" | "warning";
   message: string;

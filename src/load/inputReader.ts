@@ -3,9 +3,10 @@ import { deserialize, serialize } from "node:v8";
 import { debug } from "../debug/debugLog.js";
 import { type DataFolder, textOf, type UnreadableFile } from "./dataFolder.js";
 import type { InputCache } from "./inputCache.js";
+import type { InputProblem } from "./inputProblem.js";
 import type { InputKind, InputOf } from "./inputSchema.js";
 import { type ParseWorkers, parseWorkerScript, startParseWorkers } from "./parseInWorkers.js";
-import { lazyYamlFile } from "./readYamlFile.js";
+import { lazyYamlFile, type YamlFile } from "./readYamlFile.js";
 import { type ValidatedText, validateInputText } from "./validateInputText.js";
 
 /** A data file validated against its kind's schema, or why it could not be read. */
@@ -14,6 +15,20 @@ export type ReadInput<K extends InputKind> =
       /** A SHA-256 of the file's kind and bytes: what the model made from it depends on. */
       digest: string;
     })
+  | { unreadable: UnreadableFile };
+
+/**
+ * The same, its value read only when asked (readLater): from the input cache, or from the value
+ * serialized when the file was parsed in this build, so the caller holds bytes, not objects.
+ */
+export type DeferredInput<K extends InputKind> =
+  | {
+      file: YamlFile;
+      /** Undefined when the file has errors (then in `problems`). */
+      input: (() => InputOf<K>) | undefined;
+      problems: InputProblem[];
+      digest: string;
+    }
   | { unreadable: UnreadableFile };
 
 export interface InputReaderOptions {
@@ -32,6 +47,8 @@ export interface InputReader {
    */
   prefetch(files: { kind: InputKind; path: string }[]): Promise<void>;
   read<K extends InputKind>(kind: K, path: string): Promise<ReadInput<K>>;
+  /** A file whose value the caller reads later, maybe more than once (episode files). */
+  readLater<K extends InputKind>(kind: K, path: string): Promise<DeferredInput<K>>;
   /** Stops the workers and says on the debug channel where the files' values came from. */
   close(): Promise<void>;
 }
@@ -50,18 +67,33 @@ type ToParse = {
   key: string | undefined;
 };
 
+/** A file's result, its value not yet taken. */
+type Settled =
+  | {
+      file: YamlFile;
+      problems: InputProblem[];
+      digest: string;
+      /** The value, a new copy at each call (the first may be the parsed one); undefined: errors. */
+      value: (() => InputOf<InputKind>) | undefined;
+    }
+  | { unreadable: UnreadableFile };
+
+/** Read now (`read`), or later by the caller (`readLater`): then no parsed object is kept. */
+type Taking = "now" | "later";
+
 /**
  * How the load stage gets each data file's validated value: from the input cache when the file's
  * bytes were validated before (then they are not even decoded, unless a message needs a position
  * in them), else parsed (on the main thread, or in worker threads when there is a lot to parse).
- * The value, its problems and their positions are the same whichever way.
+ * The value, its problems and their positions are the same whichever way. A file read later
+ * keeps its value serialized (in the cache, or with the reader) and deserializes it at each call.
  */
 export function openInputReader(
   folder: DataFolder,
   display: (path: string) => string,
   { cache, jobs = 1, parseWorkersFromBytes = PARSE_WORKERS_FROM_BYTES }: InputReaderOptions = {},
 ): InputReader {
-  const ahead = new Map<string, () => Promise<ReadInput<InputKind>>>();
+  const ahead = new Map<string, (taking: Taking) => Promise<Settled>>();
   const counts = { cached: 0, parsed: 0 };
   let workers: ParseWorkers | undefined;
   let how = "on the main thread";
@@ -72,63 +104,101 @@ export function openInputReader(
     return "text" in decoded ? decoded.text : "";
   };
   /**
-   * The text of a file known from the cache, read again only when a message needs a position in
-   * it (its bytes were not kept). Should it have changed since, positions follow the file as it
-   * is now, which is what its author sees; gone, they point at its start.
+   * The text of a file whose bytes were not kept, read again only when a message needs a
+   * position in it. Should it have changed since, positions follow the file as it is now, which
+   * is what its author sees; gone, they point at its start.
    */
   const textReadAgain = (path: string) => () => {
     const read = folder.readBytes(path);
     return "bytes" in read ? lazyText(read.bytes)() : "";
   };
+  /** A file whose bytes were not kept: decoded only when a message needs a position in it. */
+  const fileReadAgain = (path: string) => lazyYamlFile(display(path), textReadAgain(path));
 
-  function fromCache(path: string, digest: string, key: string | undefined) {
-    const serialized = key === undefined ? undefined : cache?.read(key);
-    if (!serialized) return undefined;
-    let input: InputOf<InputKind>;
-    try {
-      input = deserialize(serialized);
-    } catch {
+  /**
+   * A value kept in the cache, read when asked. Should the entry have gone or been damaged since
+   * the build began, the file is validated again as it is now; if it no longer is valid, the
+   * build stops (its other files were checked against what this one was).
+   */
+  function cachedValue(kind: InputKind, path: string, key: string) {
+    return () => {
+      const serialized = cache?.read(key);
+      if (serialized) {
+        try {
+          return deserialize(serialized) as InputOf<InputKind>;
+        } catch {
+          // Parsed again below.
+        }
+      }
       debug("load", () => `${display(path)}: its cached value could not be read; parsing it`);
-      return undefined;
-    }
-    counts.cached++;
-    return { file: lazyYamlFile(display(path), textReadAgain(path)), input, problems: [], digest };
+      const read = folder.readBytes(path);
+      const decoded = "bytes" in read ? textOf(read.bytes) : undefined;
+      const input =
+        decoded && "text" in decoded
+          ? validateInputText(kind, display(path), decoded.text).input
+          : undefined;
+      if (input === undefined) {
+        throw new Error(`${display(path)} changed or went away while the build was reading it`);
+      }
+      return input;
+    };
   }
 
-  function parseHere({ kind, path, bytes, digest, key }: ToParse): ReadInput<InputKind> {
+  function fromCache(
+    kind: InputKind,
+    path: string,
+    digest: string,
+    key: string,
+  ): Settled | undefined {
+    if (!cache?.has(key)) return undefined;
+    counts.cached++;
+    return { file: fileReadAgain(path), problems: [], digest, value: cachedValue(kind, path, key) };
+  }
+
+  function parseHere({ kind, path, bytes, digest, key }: ToParse, taking: Taking): Settled {
     const decoded = textOf(bytes);
     if (!("text" in decoded)) return decoded;
     counts.parsed++;
-    const validated = validateInputText(kind, display(path), decoded.text);
-    if (key !== undefined && validated.input !== undefined) {
-      cache?.write(key, serialize(validated.input));
-    }
-    return { ...validated, digest };
+    const { file, input, problems } = validateInputText(kind, display(path), decoded.text);
+    if (input === undefined) return { file, problems, digest, value: undefined };
+    const serialized = serialize(input);
+    if (key !== undefined) cache?.write(key, serialized);
+    const copies = () => deserialize(serialized) as InputOf<InputKind>;
+    return taking === "now"
+      ? { file, problems, digest, value: firstThen(input, copies) }
+      : { file: fileReadAgain(path), problems, digest, value: copies };
   }
 
   async function parseInWorker(
     pool: ParseWorkers,
     { kind, path, bytes, digest, key }: ToParse,
-  ): Promise<ReadInput<InputKind>> {
-    const file = display(path);
-    const answer = await pool.run({ kind, file, bytes });
+  ): Promise<Settled> {
+    const answer = await pool.run({ kind, file: display(path), bytes });
     if ("unreadable" in answer) return { unreadable: answer.unreadable };
     counts.parsed++;
     const { problems, serialized } = answer;
     if (key !== undefined && serialized) cache?.write(key, serialized);
-    const input = serialized && (deserialize(serialized) as InputOf<InputKind>);
-    return { file: lazyYamlFile(file, lazyText(bytes)), input, problems, digest };
+    const value = serialized && (() => deserialize(serialized) as InputOf<InputKind>);
+    return { file: fileReadAgain(path), problems, digest, value };
   }
 
-  /** The file's value from the cache, or what is left to parse (with its own copy of the bytes). */
+  /** The file from the cache, or what is left to parse (with its own copy of the bytes). */
   function readFile(kind: InputKind, path: string) {
     const read = folder.readBytes(path, true);
     if (!("bytes" in read)) return { done: read };
     const digest = createHash("sha256").update(`${kind}\0`).update(read.bytes).digest("hex");
     const key = cache?.keyOf(digest);
-    const cached = fromCache(path, digest, key);
+    const cached = key === undefined ? undefined : fromCache(kind, path, digest, key);
     if (cached) return { done: cached };
     return { toParse: { kind, path, bytes: Buffer.from(read.bytes), digest, key } };
+  }
+
+  async function settle(kind: InputKind, path: string, taking: Taking): Promise<Settled> {
+    const prefetched = ahead.get(path);
+    ahead.delete(path);
+    if (prefetched) return prefetched(taking);
+    const read = readFile(kind, path);
+    return read.toParse ? parseHere(read.toParse, taking) : read.done;
   }
 
   return {
@@ -161,15 +231,20 @@ export function openInputReader(
               ? `worker threads pay from ${megabytes(parseWorkersFromBytes)}`
               : "no compiled parse worker: running from the TypeScript source"
         })`;
-        for (const file of toParse) ahead.set(file.path, async () => parseHere(file));
+        for (const file of toParse) ahead.set(file.path, async (taking) => parseHere(file, taking));
       }
     },
     async read<K extends InputKind>(kind: K, path: string): Promise<ReadInput<K>> {
-      const prefetched = ahead.get(path);
-      ahead.delete(path);
-      if (prefetched) return (await prefetched()) as ReadInput<K>;
-      const read = readFile(kind, path);
-      return (read.toParse ? parseHere(read.toParse) : read.done) as ReadInput<K>;
+      const settled = await settle(kind, path, "now");
+      if ("unreadable" in settled) return settled;
+      const { file, problems, digest, value } = settled;
+      return { file, input: value?.() as InputOf<K> | undefined, problems, digest };
+    },
+    async readLater<K extends InputKind>(kind: K, path: string): Promise<DeferredInput<K>> {
+      const settled = await settle(kind, path, "later");
+      if ("unreadable" in settled) return settled;
+      const { file, problems, digest, value } = settled;
+      return { file, input: value as (() => InputOf<K>) | undefined, problems, digest };
     },
     async close() {
       await workers?.close();
@@ -180,6 +255,16 @@ export function openInputReader(
           `${counts.parsed} parsed ${how}`,
       );
     },
+  };
+}
+
+/** `input` at the first call (the object parsed, never used by anyone else), then `copies`. */
+function firstThen<T>(input: T, copies: () => T): () => T {
+  let first: T | undefined = input;
+  return () => {
+    const value = first ?? copies();
+    first = undefined;
+    return value;
   };
 }
 

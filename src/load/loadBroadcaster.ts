@@ -22,7 +22,6 @@ import {
 } from "./inputProblem.js";
 import { type InputReader, type InputReaderOptions, openInputReader } from "./inputReader.js";
 import type {
-  EpisodesFileInput,
   GeolocationInput,
   InputKind,
   ProviderInput,
@@ -30,7 +29,7 @@ import type {
   ServiceInput,
 } from "./inputSchema.js";
 import { loadLogos } from "./loadLogos.js";
-import { loadSchedule } from "./loadSchedule.js";
+import { type EpisodeList, loadSchedule } from "./loadSchedule.js";
 import type { YamlFile } from "./readYamlFile.js";
 import { SERVICE_ID_PATTERN } from "./spiFormat.js";
 
@@ -82,13 +81,20 @@ async function loadFrom(
     return result;
   };
 
-  // A service's episode files: each read and checked on its own, the valid ones kept.
+  // A service's episode files: each read and checked on its own, the valid ones kept to be read
+  // again whenever the service is laid out (Schedule.episodes).
   const readEpisodeFiles = async (dir: string, into: InputProblem[]) => {
     const listing = await listYaml(folder, dir, display, into);
-    const files: { input: EpisodesFileInput; file: YamlFile; digest: string }[] = [];
+    const files: { list: EpisodeList; digest: string }[] = [];
     for (const path of listing?.files ?? []) {
-      const { file, input, digest } = await read("episodes", path, into);
-      if (file && input && digest) files.push({ input, file, digest });
+      const read = await inputs.readLater("episodes", path);
+      if ("unreadable" in read) {
+        into.push(unreadableProblem(display(path), read.unreadable));
+        continue;
+      }
+      for (const problem of read.problems) into.push(problem);
+      if (read.input)
+        files.push({ list: { file: read.file, input: read.input }, digest: read.digest });
     }
     return files;
   };
@@ -161,11 +167,21 @@ async function loadFrom(
       const schedule =
         scheduleFile &&
         scheduleInput &&
-        loadSchedule(scheduleInput, scheduleFile, own, episodeFiles, fields?.language);
+        loadSchedule(
+          scheduleInput,
+          scheduleFile,
+          own,
+          episodeFiles.map(({ list }) => list),
+          fields?.language,
+        );
       if (schedule) own.push(...repeatedCrids(schedule, givenCrids));
       if (fields && schedule && digest && "digest" in scheduleRead) {
         const sources = [digest, scheduleRead.digest, ...episodeFiles.map((e) => e.digest)];
         service = { ...fields, sources: digestOf(sources), schedule };
+      }
+      if (schedule && (!service || own.some((p) => p.severity === "error"))) {
+        // Left out, so never laid out: its episodes are checked here all the same.
+        schedule.episodes.load(own);
       }
     }
     // Not push(...own): a file of 100k shows has more warnings than a call takes arguments.

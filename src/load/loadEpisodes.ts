@@ -1,6 +1,6 @@
 import { isCalendarDate, type PlainDate } from "../time/plainDate.js";
 import type { Episode } from "./broadcaster.js";
-import { formatSourceRef, type InputProblem, type SourceRef } from "./inputProblem.js";
+import { formatSourceRef, type InputProblem, NOT_LOCATED, type SourceRef } from "./inputProblem.js";
 import type { EpisodeInput } from "./inputSchema.js";
 import { loadProgrammeContent, toMinutes } from "./loadProgrammeContent.js";
 import type { YamlFile } from "./readYamlFile.js";
@@ -34,8 +34,16 @@ export function loadEpisodes(
     unknownShow: (show: string) => string | undefined;
   },
   index: EpisodeIndex,
-  problems: InputProblem[],
+  /**
+   * Undefined when loading them to render: the check before reported what is wrong with them
+   * (a service with errors is not rendered), so nothing is checked or located again.
+   */
+  problems: InputProblem[] | undefined,
 ): void {
+  if (problems === undefined) {
+    indexToRender(inputs, { file, language }, index);
+    return;
+  }
   inputs.forEach((input, i) => {
     const path = ["episodes", i];
     const { date, start, show, crid, ...fields } = input;
@@ -78,6 +86,34 @@ export function loadEpisodes(
         problems,
       ),
       origin,
+    };
+    const onDate = index.byDate.get(date);
+    if (onDate) onDate.push(episode);
+    else index.byDate.set(date, [episode]);
+  });
+}
+
+function indexToRender(
+  inputs: readonly EpisodeInput[],
+  { file, language }: { file: YamlFile; language: string | undefined },
+  index: EpisodeIndex,
+): void {
+  const unreported: InputProblem[] = [];
+  inputs.forEach((input, i) => {
+    const { date, start, show, crid, ...fields } = input;
+    const content = loadProgrammeContent(
+      fields,
+      { file, language, what: "the episode" },
+      ["episodes", i],
+      unreported,
+    );
+    const episode: Episode = {
+      date,
+      start: start === undefined ? undefined : toMinutes(start),
+      show,
+      crid,
+      content,
+      origin: NOT_LOCATED,
     };
     const onDate = index.byDate.get(date);
     if (onDate) onDate.push(episode);

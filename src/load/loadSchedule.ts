@@ -9,16 +9,23 @@ import { emptyEpisodeIndex, loadEpisodes } from "./loadEpisodes.js";
 import { loadProgrammeContent, toMinutes } from "./loadProgrammeContent.js";
 import type { YamlFile } from "./readYamlFile.js";
 
+/** An episodes file as the load stage keeps it: validated, its value read again when asked. */
+export interface EpisodeList {
+  file: YamlFile;
+  input(): { episodes?: EpisodesFileInput["episodes"] | undefined };
+}
+
 /**
  * A schedule file's input → the Schedule model, with the checks that need more than one field:
  * show references, weekdays claimed twice, impossible dates and slots, shows never scheduled,
- * days without a grid and dead air. Overlaps are found when the schedule stage lays it out.
+ * days without a grid and dead air. Overlaps are found when the schedule stage lays it out, and
+ * the episodes' own checks whenever they are loaded (Schedule.episodes).
  */
 export function loadSchedule(
   input: ScheduleInput,
   file: YamlFile,
   problems: InputProblem[],
-  episodeFiles: readonly { input: EpisodesFileInput; file: YamlFile }[] = [],
+  episodeFiles: readonly EpisodeList[] = [],
   /** The service's: its shows' own texts are in it, their translations in others. */
   language?: string,
 ): Schedule {
@@ -26,12 +33,18 @@ export function loadSchedule(
   const week = loadWeek(input, file, slots, problems);
   const dates = loadDatedDays(input, week, file, slots, problems);
   const shows = loadShows(input, slots.usedShows, file, language, problems);
-  const episodes = emptyEpisodeIndex();
-  for (const list of [{ input, file }, ...episodeFiles]) {
-    const source = { file: list.file, language, unknownShow: slots.unknownShow };
-    loadEpisodes(list.input.episodes ?? [], source, episodes, problems);
-  }
-  const schedule = { shows, week, dates, episodes: episodes.byDate };
+  const lists: readonly EpisodeList[] = [{ file, input: () => input }, ...episodeFiles];
+  const episodes = {
+    load(found: InputProblem[] | undefined) {
+      const index = emptyEpisodeIndex();
+      for (const list of lists) {
+        const source = { file: list.file, language, unknownShow: slots.unknownShow };
+        loadEpisodes(list.input().episodes ?? [], source, index, found);
+      }
+      return index.byDate;
+    },
+  };
+  const schedule = { shows, week, dates, episodes };
   for (const problem of findDeadAir(schedule)) problems.push(problem);
   for (const problem of findLongProgrammes(schedule)) problems.push(problem);
   return schedule;

@@ -36,12 +36,27 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
   const used = new Set<string>();
   const madeEntries = new Map<string, Uint8Array>();
   const entries = new ReusedBuffer();
+  let kept: Set<string> | undefined;
   return {
     keyOf(fileDigest) {
       return createHash("sha256").update(`${program}\0${fileDigest}`).digest("hex");
     },
+    has(key) {
+      used.add(key);
+      if (madeEntries.has(key)) return true;
+      if (kept === undefined) {
+        try {
+          kept = new Set(readdirSync(dir).filter((name) => ENTRY.test(name)));
+        } catch {
+          kept = new Set();
+        }
+      }
+      return kept.has(`${key}.v8`);
+    },
     read(key) {
       used.add(key);
+      const made = madeEntries.get(key);
+      if (made) return made;
       let fd: number;
       try {
         fd = openSync(join(dir, `${key}.v8`), "r");

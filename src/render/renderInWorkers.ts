@@ -1,6 +1,6 @@
-import type { Provider, Service } from "../load/broadcaster.js";
-import type { SourceRef } from "../load/inputProblem.js";
-import type { LayoutSpan } from "../schedule/scheduleBroadcaster.js";
+import type { EpisodesByDate, Provider, Service } from "../load/broadcaster.js";
+import { NOT_LOCATED } from "../load/inputProblem.js";
+import { type LayoutSpan, loadEpisodesAgain } from "../schedule/scheduleBroadcaster.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { compiledWorker, startWorkerPool } from "../workers/workerPool.js";
 
@@ -23,7 +23,8 @@ export interface FragmentCounts {
 
 export interface RenderRequest {
   id: number;
-  job: ServiceRenderJob;
+  /** With the service's episodes: the model sent has no function to load them. */
+  job: ServiceRenderJob & { episodes: EpisodesByDate };
 }
 
 export type RenderResponse =
@@ -48,7 +49,7 @@ export function renderWorkerScript(): URL | undefined {
  * alive: a build that fails half-way exits.
  */
 export function startRenderWorkers(count: number, script: URL): RenderWorkers {
-  const pool = startWorkerPool<{ job: ServiceRenderJob }, RenderResponse>(count, script, {
+  const pool = startWorkerPool<Omit<RenderRequest, "id">, RenderResponse>(count, script, {
     what: "render",
     unref: true,
   });
@@ -56,7 +57,8 @@ export function startRenderWorkers(count: number, script: URL): RenderWorkers {
     render(job) {
       const answer = (async () => {
         const service = withoutOrigins(job.service);
-        const response = await pool.run({ job: { ...job, service } });
+        const episodes = withoutOrigins(loadEpisodesAgain(job.service));
+        const response = await pool.run({ job: { ...job, service, episodes } });
         if ("error" in response) throw new Error(`rendering in a worker failed: ${response.error}`);
         const documents = response.documents.map((bytes) =>
           Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
@@ -72,13 +74,9 @@ export function startRenderWorkers(count: number, script: URL): RenderWorkers {
 }
 
 /**
- * Where a problem would point in the YAML: rendering never reads it. Cloning the real one would
- * call its getters, and they parse the file (an entry from the input cache locates itself lazily).
- */
-const NOT_LOCATED: SourceRef = { file: "", line: 0, column: 0, field: "" };
-
-/**
- * A copy of the model without its entries' origins, objects shared within it still shared (the
+ * A copy of the model without its entries' origins (cloning one would call its getters, which
+ * parse the file: NOT_LOCATED) and its functions (Schedule.episodes: the
+ * worker is sent the episodes themselves), objects shared within it still shared (the
  * render caches each show's programme element by the show object). Cloned to the worker as it
  * is: for the 100-service bench dataset copying and cloning (v8 serialization) took 0.6–0.8 s and
  * reading it in the workers 0.3 s, JSON.stringify 0.6 s and JSON.parse with Maps revived 0.9 s.
@@ -107,6 +105,7 @@ function withoutOrigins<T>(value: T, copies = new Map<object, unknown>()): T {
     const fields: Record<string, unknown> = {};
     copies.set(value, fields);
     for (const [key, item] of Object.entries(value)) {
+      if (typeof item === "function") continue;
       fields[key] = key === "origin" ? NOT_LOCATED : withoutOrigins(item, copies);
     }
     copy = fields;

@@ -14,8 +14,8 @@ if (!port)
 port.on("message", ({ id, job }: RenderRequest) => {
   let response: RenderResponse;
   try {
-    const { provider, service, span, dates, createdAt } = job;
-    const programmes = programmesWithin(service, provider.cridAuthority, span);
+    const { provider, service, span, dates, createdAt, episodes } = job;
+    const programmes = programmesWithin(service, provider.cridAuthority, span, episodes);
     const fragments = new ProgrammeFragments();
     const documents = dates.map((date) =>
       renderServiceDay({ provider, service, programmes, date, createdAt, fragments }),

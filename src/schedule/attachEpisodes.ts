@@ -1,4 +1,4 @@
-import type { Episode, Schedule } from "../load/broadcaster.js";
+import type { Episode, EpisodesByDate } from "../load/broadcaster.js";
 import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { formatTimeOfDay, localMinutesOf } from "../time/wallClock.js";
@@ -13,15 +13,15 @@ import type { ProgrammeInstance } from "./programmeInstance.js";
  */
 export function attachEpisodes(
   programmes: ProgrammeInstance[],
-  schedule: Schedule,
+  episodes: EpisodesByDate,
   zone: string,
   from: PlainDate,
   to: PlainDate,
 ): InputProblem[] {
-  if (schedule.episodes.size === 0) return [];
+  if (episodes.size === 0) return [];
   const matches = new Map<Episode, number[]>();
   programmes.forEach((programme, index) => {
-    const candidates = schedule.episodes.get(programme.billedDate);
+    const candidates = episodes.get(programme.billedDate);
     if (candidates === undefined) return;
     const start = localMinutesOf(zone, programme.start);
     for (const episode of candidates) {
@@ -42,9 +42,9 @@ export function attachEpisodes(
       message,
     });
   const describedBy = new Map<number, Episode>();
-  for (const [date, episodes] of schedule.episodes) {
+  for (const [date, onDate] of episodes) {
     if (date < from || date > to) continue;
-    for (const episode of episodes) {
+    for (const episode of onDate) {
       const found = matches.get(episode) ?? [];
       if (found.length !== 1) {
         const airings = found.length === 0 ? airingsOn(programmes, episode) : found;

@@ -1,4 +1,4 @@
-import type { Service, Slot } from "../load/broadcaster.js";
+import type { EpisodesByDate, Service, Slot } from "../load/broadcaster.js";
 import { formatSourceRef, type InputProblem, type SourceRef } from "../load/inputProblem.js";
 import { addDays, dateRange, type PlainDate, weekdayOf } from "../time/plainDate.js";
 import { localDateOf, type WallTimes, wallTimesOn } from "../time/wallClock.js";
@@ -69,6 +69,8 @@ export function expandSchedule(
   cridAuthority: string,
   from: PlainDate,
   to: PlainDate,
+  /** The service's, loaded once for all its expansions (Schedule.episodes). */
+  episodes: EpisodesByDate,
 ): ScheduleExpansion {
   const { schedule, timeZone: zone } = service;
   const overlaps = new Map<string, Overlap>();
@@ -159,7 +161,7 @@ export function expandSchedule(
       origin: airing.origin,
     });
   }
-  const problems = attachEpisodes(programmes, schedule, zone, from, to);
+  const problems = attachEpisodes(programmes, episodes, zone, from, to);
   problems.push(...placeProgrammeParts(programmes, zone));
   if (uniqueShortIds) problems.push(...sharedShortIds(programmes));
   return { programmes, overlaps: [], problems };

@@ -1,5 +1,5 @@
 import { debug } from "../debug/debugLog.js";
-import type { Broadcaster, Service } from "../load/broadcaster.js";
+import type { Broadcaster, EpisodesByDate, Service } from "../load/broadcaster.js";
 import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
 import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
@@ -18,11 +18,33 @@ export interface ScheduledService {
   programmes(): ProgrammeInstance[];
 }
 
+/** A programme whose CRID the YAML gives (a special's or an episode's), as the CRID checks see it. */
+export type GivenCrid = Pick<ProgrammeInstance, "crid" | "start">;
+
 /** A service as the CRID checks see it: the CRIDs its YAML gives, and all its programmes. */
 interface CridSource {
   service: Service;
-  given: readonly ProgrammeInstance[];
+  given: readonly GivenCrid[];
   programmes(): readonly ProgrammeInstance[];
+}
+
+/** What checking one service (laying it out over the span) found, errors aside. */
+export interface ServiceCheck {
+  problems: InputProblem[];
+  given: GivenCrid[];
+}
+
+/**
+ * The checks the last published build made (publish/checkRecord.ts): a service whose inputs and
+ * span are the same would be laid out to find the same, so its check is taken as recorded and
+ * its episodes are not even read. Its documents are laid out if they are rendered.
+ */
+export interface EarlierChecks {
+  find(
+    provider: Broadcaster["provider"],
+    service: Service,
+    span: LayoutSpan,
+  ): ServiceCheck | undefined;
 }
 
 export interface ScheduledBroadcaster {
@@ -47,6 +69,8 @@ export interface ScheduleReport {
   problems: InputProblem[];
   /** Services left out for their errors. */
   brokenServices: string[];
+  /** The check of each service without errors, for the next build (EarlierChecks). */
+  checks: Map<Service, ServiceCheck>;
 }
 
 /**
@@ -55,7 +79,11 @@ export interface ScheduleReport {
  * overlap is found whenever it is dated), and stands or falls on its own; a CRID that two
  * services' programmes share fails them all together.
  */
-export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): ScheduleReport {
+export function scheduleBroadcaster(
+  broadcaster: Broadcaster,
+  now: number,
+  earlier?: EarlierChecks,
+): ScheduleReport {
   const today = localDateOf(broadcaster.provider.timeZone, now);
   const dates = dateRange(
     addDays(today, -PUBLISHED_DAYS_AROUND_TODAY),
@@ -69,7 +97,19 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
   const brokenServices: string[] = [];
   const services: ScheduledService[] = [];
   const cridSources: CridSource[] = [];
+  const checks = new Map<Service, ServiceCheck>();
+  const span = { from, to };
   for (const service of broadcaster.services) {
+    const layOutAgain = layingOut(service, cridAuthority, from, to);
+    const recorded = earlier?.find(broadcaster.provider, service, span);
+    if (recorded) {
+      debug("schedule", () => `${service.id}: checked as recorded (same inputs, same days)`);
+      for (const problem of recorded.problems) problems.push(problem);
+      services.push({ service, programmes: layOutAgain });
+      cridSources.push({ service, given: recorded.given, programmes: layOutAgain });
+      checks.set(service, recorded);
+      continue;
+    }
     const laidOut = layOutService(service, cridAuthority, from, to);
     const { programmes, overlaps, datesBeyond } = laidOut;
     debug(
@@ -80,20 +120,22 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
         `${laidOut.episodes.within} dated within them, ${laidOut.episodes.later} later ` +
         `(checked, problems are warnings), ${laidOut.episodes.earlier} earlier (left alone)`,
     );
-    const given = programmes.filter((programme) => !programme.derivedCrid);
+    const given = programmes
+      .filter((programme) => !programme.derivedCrid)
+      .map(({ crid, start }) => ({ crid, start }));
     const own = [
       ...overlaps.map(overlapProblem),
       ...laidOut.problems,
       ...cridCollisions([{ service, given, programmes: () => programmes }], cridAuthority),
     ];
-    problems.push(...own);
+    for (const problem of own) problems.push(problem);
     if (own.some((problem) => problem.severity === "error")) {
       brokenServices.push(service.id);
       continue;
     }
-    const layOutAgain = layingOut(service, cridAuthority, from, to);
     services.push({ service, programmes: layOutAgain });
     cridSources.push({ service, given, programmes: layOutAgain });
+    checks.set(service, { problems: own, given });
   }
   // What remains fails only together: CRIDs given in the YAML that collide across services.
   const across = cridCollisions(cridSources, cridAuthority);
@@ -102,10 +144,15 @@ export function scheduleBroadcaster(broadcaster: Broadcaster, now: number): Sche
     broadcaster: { ...broadcaster, services: services.map(({ service }) => service) },
     today,
     dates,
-    span: { from, to },
+    span,
     services,
   };
-  return { scheduled: across.length > 0 ? undefined : scheduled, problems, brokenServices };
+  return {
+    scheduled: across.length > 0 ? undefined : scheduled,
+    problems,
+    brokenServices,
+    checks,
+  };
 }
 
 /**
@@ -118,19 +165,28 @@ function layingOut(
   from: PlainDate,
   to: PlainDate,
 ): () => ProgrammeInstance[] {
-  return () => programmesWithin(service, cridAuthority, { from, to });
+  return () => programmesWithin(service, cridAuthority, { from, to }, loadEpisodesAgain(service));
+}
+
+/**
+ * A service's episodes loaded again for its render, neither checked nor located: the check
+ * before it reported what is wrong with the same values.
+ */
+export function loadEpisodesAgain(service: Service): EpisodesByDate {
+  return service.schedule.episodes.load(undefined);
 }
 
 /**
  * A scheduled service's programmes, laid out again from its model (what `programmes()` does; a
- * render worker, which gets the model but not the function, calls this).
+ * render worker, which gets the model and the episodes but not the function, calls this).
  */
 export function programmesWithin(
   service: Service,
   cridAuthority: string,
   { from, to }: LayoutSpan,
+  episodes: EpisodesByDate,
 ): ProgrammeInstance[] {
-  return expandSchedule(service, cridAuthority, from, to).programmes;
+  return expandSchedule(service, cridAuthority, from, to, episodes).programmes;
 }
 
 /**
@@ -152,10 +208,14 @@ function layOutService(
   datesBeyond: number;
   episodes: { within: number; later: number; earlier: number };
 } {
-  const { programmes, overlaps, problems } = expandSchedule(service, cridAuthority, from, to);
+  const problems: InputProblem[] = [];
+  const episodes = service.schedule.episodes.load(problems);
+  const expanded = expandSchedule(service, cridAuthority, from, to, episodes);
+  const { programmes, overlaps } = expanded;
+  for (const problem of expanded.problems) problems.push(problem);
   const found = new Map(overlaps.map((overlap) => [overlapKey(overlap), overlap]));
   const reported = new Set(problems.map(formatSourceRef));
-  const { dates, episodes } = service.schedule;
+  const { dates } = service.schedule;
   const episodeCount = { within: 0, later: 0, earlier: 0 };
   for (const [date, onDate] of episodes) {
     const when = date < from ? "earlier" : date > to ? "later" : "within";
@@ -165,7 +225,7 @@ function layOutService(
   const datesBeyond = beyond.size;
   for (const date of episodes.keys()) if (date > to) beyond.add(date);
   for (const date of beyond) {
-    const expansion = expandSchedule(service, cridAuthority, date, date);
+    const expansion = expandSchedule(service, cridAuthority, date, date, episodes);
     for (const overlap of expansion.overlaps) {
       const key = overlapKey(overlap);
       if (!found.has(key)) found.set(key, overlap);
@@ -198,7 +258,7 @@ function layOutService(
  */
 function cridCollisions(services: CridSource[], cridAuthority: string): InputProblem[] {
   const problems: InputProblem[] = [];
-  const givenCrids = new Map<string, { service: Service; programme: ProgrammeInstance }>();
+  const givenCrids = new Map<string, { service: Service; programme: GivenCrid }>();
   for (const { service, given } of services) {
     for (const programme of given) {
       const other = givenCrids.get(programme.crid);
@@ -225,8 +285,8 @@ function cridCollisions(services: CridSource[], cridAuthority: string): InputPro
 
 function cridProblem(
   service: Service,
-  programme: ProgrammeInstance,
-  other: { service: Service; programme: ProgrammeInstance },
+  programme: GivenCrid,
+  other: { service: Service; programme: GivenCrid },
 ): InputProblem {
   return {
     file: `schedules/${service.id}.yaml`,
@@ -238,6 +298,6 @@ function cridProblem(
   };
 }
 
-function airing(service: Service, programme: ProgrammeInstance): string {
+function airing(service: Service, programme: GivenCrid): string {
   return `${service.id} at ${new Date(programme.start).toISOString()}`;
 }

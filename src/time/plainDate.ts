@@ -19,8 +19,21 @@ function fromUtcMs(ms: number): PlainDate {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A `YYYY-MM-DD` date that exists, by arithmetic rather than a round trip through Date (the
+ * load stage checks one per episode). Years before 100 are refused: Date.UTC reads them as
+ * 1900–1999, so no date arithmetic here could reach them.
+ */
 export function isCalendarDate(date: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(date) && fromUtcMs(toUtcMs(date)) === date;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  const day = Number(date.slice(8, 10));
+  if (year < 100 || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
 }
 
 export function addDays(date: PlainDate, days: number): PlainDate {

@@ -8,6 +8,7 @@ import { selectProgrammeDay } from "../../src/schedule/selectProgrammeDay.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { loadedService } from "../fixtures/loadedService.js";
 import { makeProvider } from "../fixtures/makeProvider.js";
+import { episodesOf } from "../fixtures/makeService.js";
 
 const provider = makeProvider();
 
@@ -57,6 +58,7 @@ function renderDays(dates: string[], fragments = new ProgrammeFragments()) {
     "radio.example",
     "2026-11-22",
     "2026-11-26",
+    episodesOf(service),
   );
   expect(problems).toEqual([]);
   const documents = dates.map((date) =>

@@ -5,7 +5,7 @@ import { programmeShortId } from "../../src/schedule/programmeShortId.js";
 import { selectProgrammeDay } from "../../src/schedule/selectProgrammeDay.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { makeProvider } from "../fixtures/makeProvider.js";
-import { makeService } from "../fixtures/makeService.js";
+import { episodesOf, makeService } from "../fixtures/makeService.js";
 
 const provider = makeProvider();
 
@@ -15,6 +15,7 @@ function render(service: ReturnType<typeof makeService>, date: string) {
     provider.cridAuthority,
     "2026-01-01",
     "2026-12-31",
+    episodesOf(service),
   ).programmes;
   const day = selectProgrammeDay(programmes, service.timeZone, date, 0);
   return renderProgrammeInformation({
@@ -172,7 +173,7 @@ describe("renderProgrammeInformation", () => {
       schedule: {
         ...base.schedule,
         shows: { ...base.schedule.shows, talk },
-        episodes: new Map([["2026-11-23", [episode]]]),
+        episodes: { load: () => new Map([["2026-11-23", [episode]]]) },
       },
     };
     const links = (xml: string) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { expandSchedule } from "../../src/schedule/expandSchedule.js";
 import { loadedService } from "../fixtures/loadedService.js";
+import { episodesOf } from "../fixtures/makeService.js";
 
 const GRID = `shows:
   morning:
@@ -19,7 +20,7 @@ grid:
 
 function layOut(schedule: string, episodeFiles: Record<string, string> = {}) {
   const { service } = loadedService(schedule, episodeFiles);
-  return expandSchedule(service, "radio.example", "2026-11-23", "2026-11-25");
+  return expandSchedule(service, "radio.example", "2026-11-23", "2026-11-25", episodesOf(service));
 }
 
 const at = (programmes: ReturnType<typeof layOut>["programmes"], iso: string) =>
@@ -90,6 +91,7 @@ episodes:
       "r.example",
       "2026-10-25",
       "2026-10-25",
+      episodesOf(service),
     );
     expect(problems).toEqual([]);
     // 02:30 occurs twice that night; the slot is its first occurrence, still summer time.

@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { expandSchedule, overlapProblem } from "../../src/schedule/expandSchedule.js";
-import { makeService } from "../fixtures/makeService.js";
+import { episodesOf, makeService } from "../fixtures/makeService.js";
 
 const hours = (ms: number) => ms / 3_600_000;
 
 function airings(service: ReturnType<typeof makeService>, from: string, to = from) {
-  return expandSchedule(service, "radio.example", from, to).programmes.map((p) => ({
-    show: p.showId,
-    start: new Date(p.start).toISOString().slice(0, 16),
-    hours: hours(p.end - p.start),
-    billed: p.billedDate,
-  }));
+  return expandSchedule(service, "radio.example", from, to, episodesOf(service)).programmes.map(
+    (p) => ({
+      show: p.showId,
+      start: new Date(p.start).toISOString().slice(0, 16),
+      hours: hours(p.end - p.start),
+      billed: p.billedDate,
+    }),
+  );
 }
 
 describe("expandSchedule", () => {
@@ -96,7 +98,13 @@ describe("expandSchedule", () => {
     const from = (p: ReturnType<typeof expandSchedule>["programmes"][number]) =>
       `${p.billedDate} ${p.showId} ${p.kind} ${p.origin.field}`;
     expect(
-      expandSchedule(service, "radio.example", "2026-11-24", "2026-11-25").programmes.map(from),
+      expandSchedule(
+        service,
+        "radio.example",
+        "2026-11-24",
+        "2026-11-25",
+        episodesOf(service),
+      ).programmes.map(from),
     ).toEqual([
       "2026-11-24 night grid grid[0].slots[0]",
       "2026-11-24 morning grid grid[0].slots[1]",
@@ -113,6 +121,7 @@ describe("expandSchedule", () => {
       "radio.example",
       "2026-11-23",
       "2026-11-25",
+      episodesOf(service),
     );
     expect(programmes).toEqual([]);
     expect(overlaps.map(overlapProblem)).toEqual([
@@ -132,7 +141,13 @@ describe("expandSchedule", () => {
       daily: ["00:00 night"],
       dates: [{ date: "2026-11-24", specials: ["17:00-20:00 concert", "19:00-21:00 match"] }],
     });
-    const { overlaps } = expandSchedule(service, "radio.example", "2026-11-24", "2026-11-24");
+    const { overlaps } = expandSchedule(
+      service,
+      "radio.example",
+      "2026-11-24",
+      "2026-11-24",
+      episodesOf(service),
+    );
     expect(overlaps.map(({ later, earlier }) => [later.field, earlier.field])).toEqual([
       ["dates[0].specials[1]", "dates[0].specials[0]"],
     ]);
@@ -145,18 +160,21 @@ describe("expandSchedule", () => {
       "radio.example",
       "2026-11-20",
       "2026-11-26",
+      episodesOf(service),
     ).programmes.map((p) => p.crid);
     const again = expandSchedule(
       service,
       "radio.example",
       "2026-11-20",
       "2026-11-26",
+      episodesOf(service),
     ).programmes.map((p) => p.crid);
     const other = expandSchedule(
       { ...service, id: "other" },
       "radio.example",
       "2026-11-20",
       "2026-11-26",
+      episodesOf({ ...service, id: "other" }),
     ).programmes;
     expect(again).toEqual(first);
     expect(new Set([...first, ...other.map((p) => p.crid)]).size).toBe(first.length * 2);

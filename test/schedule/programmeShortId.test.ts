@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { expandSchedule } from "../../src/schedule/expandSchedule.js";
 import { programmeShortId, SHORT_ID_CYCLE } from "../../src/schedule/programmeShortId.js";
 import { addDays } from "../../src/time/plainDate.js";
-import { makeService } from "../fixtures/makeService.js";
+import { episodesOf, makeService } from "../fixtures/makeService.js";
 
 const MINUTE = 60_000;
 const MAX_SHORT_ID = 2 ** 24 - 1;
@@ -74,7 +74,13 @@ describe("shortIds: unique, over every published window", () => {
             shortIds: "unique" as const,
           };
           const expand = (from: string) =>
-            expandSchedule(service, "radio.example", addDays(from, -8), addDays(from, 8));
+            expandSchedule(
+              service,
+              "radio.example",
+              addDays(from, -8),
+              addDays(from, 8),
+              episodesOf(service),
+            );
           const { programmes, problems } = expand(day);
           expect(problems).toEqual([]);
           expect(programmes.length).toBeGreaterThan(0);
@@ -104,6 +110,7 @@ describe("shortIds: unique, over every published window", () => {
       "radio.example",
       "2026-11-15",
       "2026-12-01",
+      episodesOf(makeService({ daily: ["06:00 a", "10:00 b"] })),
     );
     expect(new Set(programmes.map((p) => p.shortId))).toEqual(new Set([0]));
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { expandSchedule } from "../../src/schedule/expandSchedule.js";
 import { selectProgrammeDay } from "../../src/schedule/selectProgrammeDay.js";
-import { makeService } from "../fixtures/makeService.js";
+import { episodesOf, makeService } from "../fixtures/makeService.js";
 
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 
@@ -14,6 +14,7 @@ describe("selectProgrammeDay", () => {
     "radio.example",
     "2026-11-22",
     "2026-11-24",
+    episodesOf(service),
   ).programmes;
 
   it("lists the day's programmes plus the neighbours within the margin", () => {
@@ -45,7 +46,13 @@ describe("selectProgrammeDay", () => {
 
   it("lists the programme on air at midnight even when it started before the margin", () => {
     const nights = makeService({ daily: ["12:00 day", "22:00-02:00 late", "02:00 night"] });
-    const all = expandSchedule(nights, "radio.example", "2026-11-22", "2026-11-24").programmes;
+    const all = expandSchedule(
+      nights,
+      "radio.example",
+      "2026-11-22",
+      "2026-11-24",
+      episodesOf(nights),
+    ).programmes;
     const day = selectProgrammeDay(all, "Europe/Zurich", "2026-11-23", 1);
     expect(day.programmes.map((p) => `${p.billedDate} ${p.showId}`)).toEqual([
       "2026-11-22 late", // 22:00, two hours before midnight and still on air

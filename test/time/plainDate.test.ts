@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   addDays,
@@ -26,6 +27,25 @@ describe("plainDate", () => {
     expect(isCalendarDate("2026-02-29")).toBe(false);
     expect(isCalendarDate("2028-02-29")).toBe(true);
     expect(isCalendarDate("2026-13-01")).toBe(false);
+    expect(isCalendarDate("1900-02-29")).toBe(false);
+    expect(isCalendarDate("2000-02-29")).toBe(true);
+    expect(isCalendarDate("0099-01-01")).toBe(false);
+  });
+
+  it("accepts exactly the dates that survive a round trip through Date", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        (year, month, day) => {
+          const date = [year, month, day].map((n, i) => String(n).padStart(i ? 2 : 4, "0"));
+          const text = date.join("-");
+          const roundTrip = new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);
+          expect(isCalendarDate(text)).toBe(roundTrip === text);
+        },
+      ),
+    );
   });
 
   it("lists a range inclusively", () => {

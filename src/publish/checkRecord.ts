@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { debug } from "../debug/debugLog.js";
+import type { Provider, Service } from "../load/broadcaster.js";
+import type { EarlierChecks, LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
+import { CHECKS_PATH } from "./stateFolder.js";
+import { writeFileAtomically } from "./writeFileAtomically.js";
+
+/**
+ * What the schedule stage found for each service, kept beside the published files so the next
+ * build need not lay out a service whose inputs did not change (a one-service edit lays out one
+ * service, not all of them). An entry counts only under the same key: the program, the working
+ * folder (problems name files relative to it), the provider, the service's own files (their
+ * digests, Service.sources) and the days laid out. Only a build that published writes it, after
+ * its files; a stale or damaged record is never wrong, only unused.
+ */
+export interface CheckRecord extends EarlierChecks {
+  /** Replaces the record with this build's checks. Never fails the build. */
+  commit(provider: Provider, span: LayoutSpan, checks: ReadonlyMap<Service, ServiceCheck>): void;
+}
+
+type RecordFile = Record<string, { key: string; check: ServiceCheck }>;
+
+export function openCheckRecord(outDir: string, program: string): CheckRecord {
+  const path = join(outDir, CHECKS_PATH);
+  const recorded = readRecord(path);
+  const keyOf = (provider: Provider, service: Service, span: LayoutSpan) =>
+    createHash("sha256")
+      .update(
+        [program, process.cwd(), provider.sources, service.sources, span.from, span.to].join("\0"),
+      )
+      .digest("base64url");
+  return {
+    find(provider, service, span) {
+      const entry = recorded[service.id];
+      const found = entry?.key === keyOf(provider, service, span) ? entry.check : undefined;
+      return Array.isArray(found?.problems) && Array.isArray(found.given) ? found : undefined;
+    },
+    commit(provider, span, checks) {
+      const record: RecordFile = {};
+      for (const [service, check] of checks) {
+        record[service.id] = { key: keyOf(provider, service, span), check };
+      }
+      try {
+        writeFileAtomically(path, `${JSON.stringify(record)}\n`);
+      } catch (error) {
+        debug("schedule", () => `check record not written (${(error as Error).message})`);
+      }
+    },
+  };
+}
+
+function readRecord(path: string): RecordFile {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+    return typeof parsed === "object" && parsed !== null ? (parsed as RecordFile) : {};
+  } catch {
+    // None yet, or damaged: every service is laid out, as on a first build.
+    return {};
+  }
+}
