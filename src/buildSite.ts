@@ -9,6 +9,7 @@ import type { BuildStamp } from "./publish/buildStamp.js";
 import { openCheckRecord } from "./publish/checkRecord.js";
 import { refuseHostChange } from "./publish/hostChange.js";
 import { openInputCacheFolder } from "./publish/inputCacheFolder.js";
+import { readInputsRecord } from "./publish/inputsRecord.js";
 import { readKeptServices } from "./publish/keptServices.js";
 import {
   findUpToDateSite,
@@ -18,6 +19,7 @@ import {
 } from "./publish/publishSite.js";
 import { withServiceEntries } from "./render/carriedServices.js";
 import { siteInputs, withInputs } from "./render/documentInputs.js";
+import { RenderAhead } from "./render/renderAhead.js";
 import { planSite } from "./render/renderSite.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "./site/siteContract.js";
 import { addDays } from "./time/plainDate.js";
@@ -110,11 +112,13 @@ export async function buildSite({
   const { loadAndSchedule } = await import("./loadAndSchedule.js");
   const cache = openInputCacheFolder(outDir, fingerprintProgram());
   const checkRecord = openCheckRecord(outDir, fingerprintProgram());
+  const recorded = force ? new Map() : readInputsRecord(outDir);
+  const ahead = new RenderAhead(fingerprintProgram(), (path) => recorded.get(path)?.inputs, now);
   const validated = await loadAndSchedule(
     dataDir,
     now,
     { cache, jobs: jobs ?? availableParallelism() },
-    force ? undefined : checkRecord,
+    { earlier: force ? undefined : checkRecord, onChecked: ahead.onChecked },
   );
   onValidated?.(validated);
   const { scheduled, problems, brokenServices } = validated;
@@ -136,7 +140,7 @@ export async function buildSite({
     broadcaster.provider,
     broadcaster.services,
   );
-  const site = planSite(scheduled, now, documentInputs, { jobs: jobs ?? 1 });
+  const site = planSite(scheduled, now, documentInputs, { jobs: jobs ?? 1, ahead });
   // The edge files go last: the worker never names a service whose documents are not yet written.
   function* documents() {
     for (const document of site) {

@@ -2,8 +2,8 @@ import type { InputProblem } from "./load/inputProblem.js";
 import type { InputReaderOptions } from "./load/inputReader.js";
 import { loadBroadcaster } from "./load/loadBroadcaster.js";
 import {
-  type EarlierChecks,
   type ScheduledBroadcaster,
+  type ScheduleOptions,
   type ScheduleReport,
   scheduleBroadcaster,
 } from "./schedule/scheduleBroadcaster.js";
@@ -30,7 +30,7 @@ export async function loadAndSchedule(
   dataDir: string,
   now: number,
   reading: InputReaderOptions = {},
-  earlier?: EarlierChecks,
+  scheduling: ScheduleOptions = {},
 ): Promise<DataReport> {
   const loaded = await loadBroadcaster(dataDir, reading);
   if (!loaded.broadcaster) {
@@ -41,7 +41,7 @@ export async function loadAndSchedule(
       checks: new Map(),
     };
   }
-  const laidOut = scheduleBroadcaster(loaded.broadcaster, now, earlier);
+  const laidOut = scheduleBroadcaster(loaded.broadcaster, now, scheduling);
   return {
     scheduled: laidOut.scheduled,
     problems: inReadingOrder([...loaded.problems, ...laidOut.problems]),

@@ -86,13 +86,26 @@ function renderedDocuments(summary: BuildSummary): number {
 
 describe("an incremental build", () => {
   it("renders only the new day of each service on the next night, and no SI", async () => {
-    const { build } = await setUp();
+    const { build, tree } = await setUp();
     const first = await build("out", START);
     expect(renderedDocuments(first)).toBe(SERVICES.length * DAYS + 2);
+    vi.stubEnv("SPI_STATIC_DEBUG", "render");
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const nextNight = await build("out", START + DAY_MS);
+    const said = stderr.mock.calls.map(([text]) => String(text)).join("");
+    stderr.mockRestore();
+    vi.unstubAllEnvs();
     expect(nextNight).toMatchObject({ upToDate: false, reused: SERVICES.length * (DAYS - 1) + 2 });
     expect(renderedDocuments(nextNight)).toBe(SERVICES.length);
     expect(nextNight.written).toBe(SERVICES.length);
+    // Each new day was rendered from the check's layout; no service was laid out again for it.
+    expect(said).toContain(
+      `${SERVICES.length} PI documents taken as rendered ahead during the check (${SERVICES.length} rendered ahead)`,
+    );
+    // The same bytes as a build that renders every document (stamps aside).
+    const forced = await build("forced", START + DAY_MS, true);
+    expect(forced.reused).toBe(0);
+    expect(withoutStamps(await tree("out"))).toEqual(withoutStamps(await tree("forced")));
   });
 
   it("renders one service's documents and the SI after that service's schedule was edited", async () => {

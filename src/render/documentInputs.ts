@@ -23,19 +23,40 @@ export function siteInputs(
   provider: Provider,
   services: readonly Service[],
 ): SiteInputs {
-  const shared = digest(`program ${programVersion}\0provider ${provider.sources}`);
   const byService = new Map<Service, string>();
   for (const service of services) {
-    byService.set(service, digest(`${shared}\0service ${service.id} ${service.sources}`));
+    byService.set(service, serviceInputs(programVersion, provider, service));
   }
   return {
     programmeInformation(service, date) {
       const inputs = byService.get(service);
       if (inputs === undefined) throw new Error(`no inputs for service ${service.id}`);
-      return digest(`${inputs}\0day ${date}`);
+      return programmeInformationInputs(inputs, date);
     },
-    serviceInformation: digest(`${shared}\0services ${[...byService.values()].join(",")}`),
+    serviceInformation: digest(
+      `${providerInputs(programVersion, provider)}\0services ${[...byService.values()].join(",")}`,
+    ),
   };
+}
+
+/** What all of a service's PI documents are made from: the program, the provider and its files. */
+export function serviceInputs(
+  programVersion: string,
+  provider: Provider,
+  service: Service,
+): string {
+  return digest(
+    `${providerInputs(programVersion, provider)}\0service ${service.id} ${service.sources}`,
+  );
+}
+
+/** A PI document's inputs: its service's (serviceInputs) and its day. */
+export function programmeInformationInputs(serviceInputs: string, date: PlainDate): string {
+  return digest(`${serviceInputs}\0day ${date}`);
+}
+
+function providerInputs(programVersion: string, provider: Provider): string {
+  return digest(`program ${programVersion}\0provider ${provider.sources}`);
 }
 
 /** Extra inputs on top of a key, such as the SI entries `--keep-going` carries over. */

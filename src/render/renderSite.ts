@@ -11,6 +11,7 @@ import {
 } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
 import type { SiteInputs } from "./documentInputs.js";
+import type { RenderAhead } from "./renderAhead.js";
 import {
   type FragmentCounts,
   type RenderWorkers,
@@ -30,6 +31,8 @@ export const WORKER_JOB_MIN_DOCUMENTS = 4;
 export interface RenderOptions {
   /** Threads that may render at once; 1 renders everything on the main thread. */
   jobs?: number;
+  /** Documents the schedule stage's check already rendered (renderAhead.ts). */
+  ahead?: RenderAhead | undefined;
 }
 
 /**
@@ -46,7 +49,7 @@ export function* planSite(
   scheduled: ScheduledBroadcaster,
   createdAt: number,
   inputs: SiteInputs,
-  { jobs = 1 }: RenderOptions = {},
+  { jobs = 1, ahead }: RenderOptions = {},
 ): Generator<PlannedDocument> {
   const { broadcaster } = scheduled;
   const { provider } = broadcaster;
@@ -84,11 +87,15 @@ export function* planSite(
       };
       const asked = threads.parallel ? new AskedDocuments() : undefined;
       for (const date of scheduled.dates) {
+        const path = programmeInformationPath(provider.radiodnsHost, service.id, date);
+        const documentInputs = inputs.programmeInformation(service, date);
         yield {
-          path: programmeInformationPath(provider.radiodnsHost, service.id, date),
-          inputs: inputs.programmeInformation(service, date),
+          path,
+          inputs: documentInputs,
           render() {
             counts.documents++;
+            const rendered = ahead?.take(path, documentInputs);
+            if (rendered) return rendered;
             return asked ? asked.add(date) : renderHere(date);
           },
         };
@@ -116,6 +123,14 @@ export function* planSite(
         `for episodes), ${counts.reused} airings filled in from one rendered before`,
     );
     debug("render", () => threads.report());
+    if (ahead) {
+      debug(
+        "render",
+        () =>
+          `${ahead.taken} PI documents taken as rendered ahead during the check ` +
+          `(${ahead.rendered} rendered ahead)`,
+      );
+    }
   };
   if (threads.pending.length === 0) report();
   else void Promise.allSettled(threads.pending).then(report);

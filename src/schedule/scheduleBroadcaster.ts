@@ -79,10 +79,27 @@ export interface ScheduleReport {
  * overlap is found whenever it is dated), and stands or falls on its own; a CRID that two
  * services' programmes share fails them all together.
  */
+export interface ScheduleOptions {
+  earlier?: EarlierChecks | undefined;
+  /**
+   * Sees each service checked without errors, with the programmes its check laid out (the
+   * render stage's RenderAhead renders a document or two from them).
+   */
+  onChecked?: ((checked: CheckedService) => void) | undefined;
+}
+
+export interface CheckedService {
+  provider: Broadcaster["provider"];
+  service: Service;
+  /** Over the whole span, as ScheduledService.programmes() lays them out again. */
+  programmes: readonly ProgrammeInstance[];
+  dates: readonly PlainDate[];
+}
+
 export function scheduleBroadcaster(
   broadcaster: Broadcaster,
   now: number,
-  earlier?: EarlierChecks,
+  { earlier, onChecked }: ScheduleOptions = {},
 ): ScheduleReport {
   const today = localDateOf(broadcaster.provider.timeZone, now);
   const dates = dateRange(
@@ -136,6 +153,7 @@ export function scheduleBroadcaster(
     services.push({ service, programmes: layOutAgain });
     cridSources.push({ service, given, programmes: layOutAgain });
     checks.set(service, { problems: own, given });
+    onChecked?.({ provider: broadcaster.provider, service, programmes, dates });
   }
   // What remains fails only together: CRIDs given in the YAML that collide across services.
   const across = cridCollisions(cridSources, cridAuthority);
