@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { KnownDigests } from "./load/knownDigests.js";
 import { ReusedBuffer } from "./load/reusedBuffer.js";
 
 /** The code that renders (this package's src/ or dist/) and the templates it fills in. */
@@ -12,6 +13,8 @@ const CODE_DIRS = [
 
 export interface FingerprintInputs {
   dataDir: string;
+  /** Digests of data files known by their state (load/knownDigests.ts). */
+  known?: KnownDigests | undefined;
   /** SHA-256 digests of the API keys the edge rules will accept. */
   keyDigests: string[];
 }
@@ -22,11 +25,11 @@ export interface FingerprintInputs {
  * same local day write the same files (creationTime aside), so the second need not run at all.
  * Hashing is a few milliseconds for megabytes of YAML; laying the schedules out is seconds.
  */
-export function fingerprintBuild({ dataDir, keyDigests }: FingerprintInputs): string {
+export function fingerprintBuild({ dataDir, keyDigests, known }: FingerprintInputs): string {
   const hash = createHash("sha256");
   hash.update(`program ${fingerprintProgram()}\0`);
   hash.update(`data folder ${dataDir}\0`);
-  hashFolder(hash, dataDir, "data");
+  hashFolder(hash, dataDir, "data", known);
   hash.update(`keys ${[...keyDigests].sort().join(",")}\0`);
   return hash.digest("hex");
 }
@@ -52,7 +55,12 @@ export function fingerprintProgram(): string {
  * goes on to load the data, which says why (so `build` and `validate` report the same problem).
  * A link is hashed by where it points (the loader follows it within the data folder only).
  */
-function hashFolder(hash: ReturnType<typeof createHash>, dir: string, label: string): void {
+function hashFolder(
+  hash: ReturnType<typeof createHash>,
+  dir: string,
+  label: string,
+  known?: KnownDigests,
+): void {
   for (const { path, kind, code } of entriesUnder(dir)) {
     const name = `${label} ${relative(dir, path).split(sep).join("/")}`;
     if (code !== undefined) {
@@ -60,10 +68,11 @@ function hashFolder(hash: ReturnType<typeof createHash>, dir: string, label: str
       continue;
     }
     try {
-      const bytes = kind === "link" ? Buffer.from(readlinkSync(path)) : readToHash(path);
-      // Name and length before the bytes, so no two different folders hash the same stream.
-      hash.update(`${name} ${kind} ${bytes.length}\0`);
-      hash.update(bytes);
+      const digest =
+        kind === "link"
+          ? createHash("sha256").update(readlinkSync(path)).digest("hex")
+          : fileDigest(path, known);
+      hash.update(`${name} ${kind} ${digest}\0`);
     } catch (error) {
       hash.update(`${name} unreadable ${(error as NodeJS.ErrnoException).code}\0`);
     }
@@ -72,11 +81,17 @@ function hashFolder(hash: ReturnType<typeof createHash>, dir: string, label: str
 
 const hashed = new ReusedBuffer();
 
-/** A file's bytes, for hashing at once. */
-function readToHash(path: string): Buffer {
+/** A file's SHA-256, from `known` when the file is as it was when noted. */
+function fileDigest(path: string, known: KnownDigests | undefined): string {
   const fd = openSync(path, "r");
   try {
-    return hashed.read(fd, fstatSync(fd).size);
+    const stats = fstatSync(fd, { bigint: true });
+    const noted = known?.find(stats);
+    if (noted !== undefined) return noted;
+    const bytes = hashed.read(fd, Number(stats.size));
+    const digest = createHash("sha256").update(bytes).digest("hex");
+    known?.note(stats, digest);
+    return digest;
   } finally {
     closeSync(fd);
   }

@@ -7,6 +7,7 @@ import { InputError, type InputProblem } from "./load/inputProblem.js";
 import type { DataReport } from "./loadAndSchedule.js";
 import type { BuildStamp } from "./publish/buildStamp.js";
 import { openCheckRecord } from "./publish/checkRecord.js";
+import { openDigestRecord } from "./publish/digestRecord.js";
 import { refuseHostChange } from "./publish/hostChange.js";
 import { openInputCacheFolder } from "./publish/inputCacheFolder.js";
 import { readInputsRecord } from "./publish/inputsRecord.js";
@@ -88,7 +89,8 @@ export async function buildSite({
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
-  const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests });
+  const known = openDigestRecord(outDir, Date.now());
+  const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests, known });
   if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
     ? undefined
@@ -117,7 +119,7 @@ export async function buildSite({
   const validated = await loadAndSchedule(
     dataDir,
     now,
-    { cache, jobs: jobs ?? availableParallelism() },
+    { cache, known, jobs: jobs ?? availableParallelism() },
     { earlier: force ? undefined : checkRecord, onChecked: ahead.onChecked },
   );
   onValidated?.(validated);
@@ -187,6 +189,7 @@ export async function buildSite({
   });
   // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
   cache.commit();
+  known.commit();
   checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
   return {
     ...published,

@@ -1,7 +1,17 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+} from "node:fs";
 import { readdir, realpath } from "node:fs/promises";
 import { sep } from "node:path";
 import { decodeUtf8 } from "./decodeUtf8.js";
+import type { KnownDigests } from "./knownDigests.js";
 import { ReusedBuffer } from "./reusedBuffer.js";
 
 /**
@@ -42,8 +52,16 @@ export interface DataFolder {
    * hashed at once, see ReusedBuffer).
    */
   readBytes(path: string, reuse?: boolean): DataFileBytes;
+  /**
+   * The SHA-256 (hex) of the file's bytes, checked as readBytes checks them: from `known` when
+   * the file is in the state its digest was noted in, else read (into the reused buffer: `bytes`,
+   * valid until the next such read) and hashed, and noted.
+   */
+  digest(path: string, known: KnownDigests | undefined): DataFileDigest;
   list(dir: string): Promise<FolderListing>;
 }
+
+export type DataFileDigest = { digest: string; bytes?: Buffer } | { unreadable: UnreadableFile };
 
 export async function openDataFolder(dir: string): Promise<DataFolder> {
   // A folder that does not exist has no files: every read then says which one is missing.
@@ -58,7 +76,10 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
 
   // Synchronous: for hundreds of small files, blocking calls are several times faster than
   // promises on the thread pool, and nothing else runs while the data folder is read.
-  function readBytes(path: string, reuse = false): DataFileBytes {
+  function openChecked<T>(
+    path: string,
+    use: (fd: number, stats: BigIntStats) => T,
+  ): T | { unreadable: UnreadableFile } {
     const refuse = (message: string, missing = false) => ({
       unreadable: { missing, line: 1, column: 1, message },
     });
@@ -81,20 +102,37 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
       return refuse(...reasonOf(error));
     }
     try {
-      const stats = fstatSync(fd);
+      const stats = fstatSync(fd, { bigint: true });
       if (stats.isDirectory()) return refuse("is a folder, not a file");
       if (!stats.isFile()) return refuse(`is ${specialKind(stats)}, not a regular file`);
       if (stats.size > MAX_DATA_FILE_BYTES) {
         return refuse(
-          `is ${megabytes(stats.size)}; a data file may hold at most ${megabytes(MAX_DATA_FILE_BYTES)}`,
+          `is ${megabytes(Number(stats.size))}; a data file may hold at most ${megabytes(MAX_DATA_FILE_BYTES)}`,
         );
       }
-      return { bytes: reuse ? reused.read(fd, stats.size) : readFileSync(fd) };
+      return use(fd, stats);
     } catch (error) {
       return refuse(...reasonOf(error));
     } finally {
       closeSync(fd);
     }
+  }
+
+  function readBytes(path: string, reuse = false): DataFileBytes {
+    return openChecked(path, (fd, stats) => ({
+      bytes: reuse ? reused.read(fd, Number(stats.size)) : readFileSync(fd),
+    }));
+  }
+
+  function digest(path: string, known: KnownDigests | undefined): DataFileDigest {
+    return openChecked(path, (fd, stats) => {
+      const noted = known?.find(stats);
+      if (noted !== undefined) return { digest: noted };
+      const bytes = reused.read(fd, Number(stats.size));
+      const found = createHash("sha256").update(bytes).digest("hex");
+      known?.note(stats, found);
+      return { digest: found, bytes };
+    });
   }
 
   async function list(dir: string): Promise<FolderListing> {
@@ -113,7 +151,7 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
     }
   }
 
-  return { readText, readBytes, list };
+  return { readText, readBytes, digest, list };
 }
 
 /** A data file's bytes as text, or where they are not UTF-8 (as an unreadable file). */
@@ -143,7 +181,7 @@ function reasonOf(error: unknown): [message: string, missing: boolean] {
   }
 }
 
-function specialKind(stats: import("node:fs").Stats): string {
+function specialKind(stats: BigIntStats): string {
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isSocket()) return "a socket";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";

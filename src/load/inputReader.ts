@@ -5,6 +5,7 @@ import { type DataFolder, textOf, type UnreadableFile } from "./dataFolder.js";
 import type { InputCache } from "./inputCache.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { InputKind, InputOf } from "./inputSchema.js";
+import type { KnownDigests } from "./knownDigests.js";
 import { type ParseWorkers, parseWorkerScript, startParseWorkers } from "./parseInWorkers.js";
 import { lazyYamlFile, type YamlFile } from "./readYamlFile.js";
 import { type ValidatedText, validateInputText } from "./validateInputText.js";
@@ -34,6 +35,8 @@ export type DeferredInput<K extends InputKind> =
 export interface InputReaderOptions {
   /** Validated files of earlier builds; without it every file is parsed. */
   cache?: InputCache | undefined;
+  /** Digests of data files known by their state; without it every file is read and hashed. */
+  known?: KnownDigests | undefined;
   /** How many threads may parse at once; 1 parses on the main thread only. */
   jobs?: number | undefined;
   /** From how many bytes to parse worker threads are started (PARSE_WORKERS_FROM_BYTES). */
@@ -91,7 +94,12 @@ type Taking = "now" | "later";
 export function openInputReader(
   folder: DataFolder,
   display: (path: string) => string,
-  { cache, jobs = 1, parseWorkersFromBytes = PARSE_WORKERS_FROM_BYTES }: InputReaderOptions = {},
+  {
+    cache,
+    known,
+    jobs = 1,
+    parseWorkersFromBytes = PARSE_WORKERS_FROM_BYTES,
+  }: InputReaderOptions = {},
 ): InputReader {
   const ahead = new Map<string, (taking: Taking) => Promise<Settled>>();
   const counts = { cached: 0, parsed: 0 };
@@ -184,13 +192,21 @@ export function openInputReader(
 
   /** The file from the cache, or what is left to parse (with its own copy of the bytes). */
   function readFile(kind: InputKind, path: string) {
-    const read = folder.readBytes(path, true);
-    if (!("bytes" in read)) return { done: read };
-    const digest = createHash("sha256").update(`${kind}\0`).update(read.bytes).digest("hex");
+    const found = folder.digest(path, known);
+    if (!("digest" in found)) return { done: found };
+    const digest = kindDigest(kind, found.digest);
     const key = cache?.keyOf(digest);
     const cached = key === undefined ? undefined : fromCache(kind, path, digest, key);
     if (cached) return { done: cached };
-    return { toParse: { kind, path, bytes: Buffer.from(read.bytes), digest, key } };
+    if (found.bytes)
+      return { toParse: { kind, path, bytes: Buffer.from(found.bytes), digest, key } };
+    // Known by its state but not in the cache (a new program version): read now, and hashed
+    // again, so the digest is that of the bytes parsed.
+    const read = folder.readBytes(path);
+    if (!("bytes" in read)) return { done: read };
+    const digestRead = kindDigest(kind, createHash("sha256").update(read.bytes).digest("hex"));
+    const keyRead = cache?.keyOf(digestRead);
+    return { toParse: { kind, path, bytes: read.bytes, digest: digestRead, key: keyRead } };
   }
 
   async function settle(kind: InputKind, path: string, taking: Taking): Promise<Settled> {
@@ -266,6 +282,11 @@ function firstThen<T>(input: T, copies: () => T): () => T {
     first = undefined;
     return value;
   };
+}
+
+/** What a file's value depends on: its kind and its bytes (their SHA-256). */
+function kindDigest(kind: InputKind, fileDigest: string): string {
+  return createHash("sha256").update(`${kind}\0${fileDigest}`).digest("hex");
 }
 
 function megabytes(bytes: number): string {

@@ -135,7 +135,8 @@ async function loadFrom(
     const { file, input, digest } = await read("service", path, own);
     // A service file with errors still names its schedule, which is checked all the same.
     for (const group of input?.groups ?? []) groupsInUse.add(group);
-    const rawId = (file?.value as { id?: unknown } | undefined)?.id;
+    // The raw value only when the file has errors: from the input cache it would be parsed.
+    const rawId = input ? undefined : (file?.value as { id?: unknown } | undefined)?.id;
     const id = input?.id ?? (typeof rawId === "string" ? rawId : undefined);
     claimed.add(basename(path).replace(/\.yaml$/, ""));
     if (id !== undefined) claimed.add(id);

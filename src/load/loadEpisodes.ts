@@ -1,5 +1,5 @@
 import { isCalendarDate, type PlainDate } from "../time/plainDate.js";
-import type { Episode } from "./broadcaster.js";
+import type { Episode, Show } from "./broadcaster.js";
 import { formatSourceRef, type InputProblem, NOT_LOCATED, type SourceRef } from "./inputProblem.js";
 import type { EpisodeInput } from "./inputSchema.js";
 import { loadProgrammeContent, toMinutes } from "./loadProgrammeContent.js";
@@ -8,7 +8,7 @@ import type { YamlFile } from "./readYamlFile.js";
 /** Episodes read so far for one service: by date, and each airing key with its first episode. */
 export interface EpisodeIndex {
   byDate: Map<PlainDate, Episode[]>;
-  keys: Map<string, SourceRef>;
+  keys: Map<string, Episode>;
 }
 
 export function emptyEpisodeIndex(): EpisodeIndex {
@@ -64,29 +64,29 @@ export function loadEpisodes(
       );
       return;
     }
-    const origin = file.locateLater(path);
     const key = `${date} ${start ?? ""} ${show ?? ""}`;
     const earlier = index.keys.get(key);
     if (earlier) {
       problems.push(
-        file.error(path, `describes the same airing as the episode at ${formatSourceRef(earlier)}`),
+        file.error(
+          path,
+          `describes the same airing as the episode at ${formatSourceRef(earlier.origin)}`,
+        ),
       );
       return;
     }
-    index.keys.set(key, origin);
-    const episode: Episode = {
-      date,
-      start: start === undefined ? undefined : toMinutes(start),
-      show,
-      crid,
-      content: loadProgrammeContent(
-        fields,
-        { file, language, what: "the episode" },
-        path,
-        problems,
-      ),
-      origin,
-    };
+    const content = loadProgrammeContent(
+      fields,
+      { file, language, what: "the episode" },
+      path,
+      problems,
+    );
+    const episode = new CheckedEpisode(
+      { date, start: start === undefined ? undefined : toMinutes(start), show, crid, content },
+      file,
+      i,
+    );
+    index.keys.set(key, episode);
     const onDate = index.byDate.get(date);
     if (onDate) onDate.push(episode);
     else index.byDate.set(date, [episode]);
@@ -119,4 +119,34 @@ function indexToRender(
     if (onDate) onDate.push(episode);
     else index.byDate.set(date, [episode]);
   });
+}
+
+/**
+ * An episode whose origin is located the first time something reads it (a message): a
+ * located-later origin made for each of them took 0.08 s of a 100-service nightly build.
+ */
+class CheckedEpisode implements Episode {
+  readonly date: PlainDate;
+  readonly start: number | undefined;
+  readonly show: string | undefined;
+  readonly crid: string | undefined;
+  readonly content: Partial<Show>;
+  readonly #file: YamlFile;
+  readonly #index: number;
+  #origin: SourceRef | undefined;
+
+  constructor(fields: Omit<Episode, "origin">, file: YamlFile, index: number) {
+    this.date = fields.date;
+    this.start = fields.start;
+    this.show = fields.show;
+    this.crid = fields.crid;
+    this.content = fields.content;
+    this.#file = file;
+    this.#index = index;
+  }
+
+  get origin(): SourceRef {
+    this.#origin ??= this.#file.locateLater(["episodes", this.#index]);
+    return this.#origin;
+  }
 }

@@ -15,6 +15,7 @@ export const VERSIONS_PATH = `${STATE_DIR}/versions.json`;
 export const VERSIONS_JOURNAL_PATH = `${STATE_DIR}/versions.journal`;
 export const DOCUMENTS_PATH = `${STATE_DIR}/documents.json`;
 export const CHECKS_PATH = `${STATE_DIR}/checks.json`;
+export const DIGESTS_PATH = `${STATE_DIR}/digests.json`;
 
 /** A state file's text, or undefined when this output folder has none yet. */
 export function readStateFile(outDir: string, path: string): string | undefined {

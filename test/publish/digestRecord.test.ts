@@ -1,0 +1,63 @@
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { SETTLED_MS } from "../../src/load/knownDigests.js";
+import { openDigestRecord } from "../../src/publish/digestRecord.js";
+
+const root = await mkdtemp(join(tmpdir(), "spi-digests-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** A build that starts this long after the file was written sees it as settled. */
+const LATER = Date.now() + 10 * SETTLED_MS;
+
+describe("the digest record", () => {
+  it("knows a settled file's digest on the next build, and forgets it once the file is written", async () => {
+    const out = join(root, "out");
+    const file = join(root, "schedule.yaml");
+    // Whole seconds, so a time set again is the same to the nanosecond.
+    const written = new Date("2026-11-20T10:00:00Z");
+    await writeFile(file, "shows: {}\n");
+    await utimes(file, written, written);
+    const before = await stat(file, { bigint: true });
+
+    const first = openDigestRecord(out, LATER);
+    expect(first.find(before)).toBeUndefined();
+    first.note(before, "digest-1");
+    first.commit();
+    expect(openDigestRecord(out, LATER).find(before)).toBe("digest-1");
+
+    // The same size, the modification time set back: the change time still tells.
+    await writeFile(file, "shows: []\n");
+    await utimes(file, written, written);
+    const after = await stat(file, { bigint: true });
+    expect(after.size).toBe(before.size);
+    expect(after.mtimeNs).toBe(before.mtimeNs);
+    expect(openDigestRecord(out, LATER).find(after)).toBeUndefined();
+  });
+
+  it("keeps no digest of a file changed just before the build began", async () => {
+    const out = join(root, "out-fresh");
+    const file = join(root, "fresh.yaml");
+    await writeFile(file, "episodes: []\n");
+    const stats = await stat(file, { bigint: true });
+    const record = openDigestRecord(out, Date.now());
+    record.note(stats, "digest-2");
+    record.commit();
+    expect(openDigestRecord(out, LATER).find(stats)).toBeUndefined();
+  });
+
+  it("is only unused when it cannot be read", async () => {
+    const out = join(root, "out-damaged");
+    const file = join(root, "damaged.yaml");
+    await writeFile(file, "id: x\n");
+    const stats = await stat(file, { bigint: true });
+    const record = openDigestRecord(out, LATER);
+    record.note(stats, "digest-3");
+    record.commit();
+    const path = join(out, "_spi-static", "digests.json");
+    expect(await readFile(path, "utf8")).toContain("digest-3");
+    await writeFile(path, "[not, json");
+    expect(openDigestRecord(out, LATER).find(stats)).toBeUndefined();
+  });
+});
