@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { debug } from "../debug/debugLog.js";
 import type { Provider, Service } from "../load/broadcaster.js";
 import type { EarlierChecks, LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
-import { CHECKS_PATH } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
+import { CHECKS_PATH, readShortcutRecord, writeShortcutRecord } from "./stateFolder.js";
 
 /**
  * What the schedule stage found for each service, kept beside the published files so the next
@@ -23,8 +19,7 @@ export interface CheckRecord extends EarlierChecks {
 type RecordFile = Record<string, { key: string; check: ServiceCheck }>;
 
 export function openCheckRecord(outDir: string, program: string): CheckRecord {
-  const path = join(outDir, CHECKS_PATH);
-  const recorded = readRecord(path);
+  const recorded = readShortcutRecord<RecordFile>(outDir, CHECKS_PATH);
   const keyOf = (provider: Provider, service: Service, span: LayoutSpan) =>
     createHash("sha256")
       .update(
@@ -42,21 +37,7 @@ export function openCheckRecord(outDir: string, program: string): CheckRecord {
       for (const [service, check] of checks) {
         record[service.id] = { key: keyOf(provider, service, span), check };
       }
-      try {
-        writeFileAtomically(path, `${JSON.stringify(record)}\n`);
-      } catch (error) {
-        debug("schedule", () => `check record not written (${(error as Error).message})`);
-      }
+      writeShortcutRecord(outDir, CHECKS_PATH, record, "schedule");
     },
   };
-}
-
-function readRecord(path: string): RecordFile {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
-    return typeof parsed === "object" && parsed !== null ? (parsed as RecordFile) : {};
-  } catch {
-    // None yet, or damaged: every service is laid out, as on a first build.
-    return {};
-  }
 }

@@ -1,10 +1,7 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { fileIdentity, type KnownDigests, SETTLED_MS } from "../load/knownDigests.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
-import { DIGESTS_PATH } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
+import { DIGESTS_PATH, readShortcutRecord, writeShortcutRecord } from "./stateFolder.js";
 
 export interface DigestRecord extends KnownDigests {
   /** After a published build: keeps the digests it found or noted, for the next build. */
@@ -20,8 +17,7 @@ type RecordFile = Record<string, [state: string, digest: string]>;
 export function openDigestRecord(outDir: string, startedAt: number): DigestRecord {
   // Never through a link or FIFO planted in the bookkeeping folder.
   refuseUnsafeEntries(outDir, scanStateFolder(outDir));
-  const path = join(outDir, DIGESTS_PATH);
-  const recorded = readRecord(path);
+  const recorded = readShortcutRecord<RecordFile>(outDir, DIGESTS_PATH);
   const kept: RecordFile = {};
   const counts = { known: 0, hashed: 0 };
   return {
@@ -48,21 +44,7 @@ export function openDigestRecord(outDir: string, startedAt: number): DigestRecor
         () =>
           `data file digests: ${counts.known} known by their files' state, ${counts.hashed} read and hashed`,
       );
-      try {
-        writeFileAtomically(path, `${JSON.stringify(kept)}\n`);
-      } catch (error) {
-        debug("load", () => `digest record not written (${(error as Error).message})`);
-      }
+      writeShortcutRecord(outDir, DIGESTS_PATH, kept, "load");
     },
   };
-}
-
-function readRecord(path: string): RecordFile {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
-    return typeof parsed === "object" && parsed !== null ? (parsed as RecordFile) : {};
-  } catch {
-    // None yet, or damaged: every data file is read and hashed, as on a first build.
-    return {};
-  }
 }

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type DebugTopic, debug } from "../debug/debugLog.js";
+import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
  * The build's own bookkeeping (manifest, journal, lock, stamp, document versions and inputs) in the output folder. Not part of
@@ -24,5 +26,32 @@ export function readStateFile(outDir: string, path: string): string | undefined 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
+  }
+}
+
+/**
+ * A record that only saves work (checks.json, digests.json): its object, or an empty one when it
+ * is missing or damaged, for then the work is done again, as on a first build.
+ */
+export function readShortcutRecord<T extends object>(outDir: string, path: string): Partial<T> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(join(outDir, path), "utf8"));
+    return typeof parsed === "object" && parsed !== null ? (parsed as Partial<T>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Writes such a record after a published build; one not written is only missing next time. */
+export function writeShortcutRecord(
+  outDir: string,
+  path: string,
+  record: object,
+  topic: DebugTopic,
+): void {
+  try {
+    writeFileAtomically(join(outDir, path), `${JSON.stringify(record)}\n`);
+  } catch (error) {
+    debug(topic, () => `${path} not written (${(error as Error).message})`);
   }
 }
