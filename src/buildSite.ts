@@ -113,92 +113,98 @@ export async function buildSite({
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
   const { loadAndSchedule } = await import("./loadAndSchedule.js");
   const cache = openInputCacheFolder(outDir, fingerprintProgram());
-  const checkRecord = openCheckRecord(outDir, fingerprintProgram());
-  const recorded = force ? new Map() : readInputsRecord(outDir);
-  const ahead = new RenderAhead(fingerprintProgram(), (path) => recorded.get(path)?.inputs, now);
-  const validated = await loadAndSchedule(
-    dataDir,
-    now,
-    { cache, known, jobs: jobs ?? availableParallelism() },
-    { earlier: force ? undefined : checkRecord, onChecked: ahead.onChecked },
-  );
-  onValidated?.(validated);
-  const { scheduled, problems, brokenServices } = validated;
-  const hasErrors = problems.some((p) => p.severity === "error");
-  if (!scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
-    throw new InputError(problems, dataDir);
-  }
-  const { broadcaster } = scheduled;
-  const { radiodnsHost } = broadcaster.provider;
-  refuseHostChange(outDir, radiodnsHost, changeHost);
-  // A service that broke keeps last night's PI files and SI entry: one typo never takes it off air.
-  const kept = readKeptServices(outDir, radiodnsHost, keepGoing ? brokenServices : []);
-  const edgeFiles = await renderEdgeFiles(
-    edgeSiteOf(broadcaster, apiKeys.digests, kept.ids),
-    radiodnsHost,
-  );
-  const documentInputs = siteInputs(
-    fingerprintProgram(),
-    broadcaster.provider,
-    broadcaster.services,
-  );
-  const site = planSite(scheduled, now, documentInputs, { jobs: jobs ?? 1, ahead });
-  // The edge files go last: the worker never names a service whose documents are not yet written.
-  function* documents() {
-    for (const document of site) {
-      const carried =
-        document.path === OPEN_SI_PATH
-          ? kept.openSi
-          : document.path === KEYED_SI_PATH
-            ? kept.keyedSi
-            : [];
-      if (carried.length === 0) {
-        yield document;
-      } else {
-        yield {
-          path: document.path,
-          inputs: withInputs(document.inputs, carried),
-          render: async () => withServiceEntries(await document.render(), carried),
-        };
-      }
+  // Until the build publishes, the entries it makes wait in a staging folder: dropped if not.
+  try {
+    const checkRecord = openCheckRecord(outDir, fingerprintProgram());
+    const recorded = force ? new Map() : readInputsRecord(outDir);
+    const ahead = new RenderAhead(fingerprintProgram(), (path) => recorded.get(path)?.inputs, now);
+    const validated = await loadAndSchedule(
+      dataDir,
+      now,
+      { cache, known, jobs: jobs ?? availableParallelism() },
+      { earlier: force ? undefined : checkRecord, onChecked: ahead.onChecked },
+    );
+    onValidated?.(validated);
+    const { scheduled, problems, brokenServices } = validated;
+    const hasErrors = problems.some((p) => p.severity === "error");
+    if (!scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
+      throw new InputError(problems, dataDir);
     }
-    yield* edgeFiles;
+    const { broadcaster } = scheduled;
+    const { radiodnsHost } = broadcaster.provider;
+    refuseHostChange(outDir, radiodnsHost, changeHost);
+    // A service that broke keeps last night's PI files and SI entry: one typo never takes it off air.
+    const kept = readKeptServices(outDir, radiodnsHost, keepGoing ? brokenServices : []);
+    const edgeFiles = await renderEdgeFiles(
+      edgeSiteOf(broadcaster, apiKeys.digests, kept.ids),
+      radiodnsHost,
+    );
+    const documentInputs = siteInputs(
+      fingerprintProgram(),
+      broadcaster.provider,
+      broadcaster.services,
+    );
+    const site = planSite(scheduled, now, documentInputs, { jobs: jobs ?? 1, ahead });
+    // The edge files go last: the worker never names a service whose documents are not yet written.
+    function* documents() {
+      for (const document of site) {
+        const carried =
+          document.path === OPEN_SI_PATH
+            ? kept.openSi
+            : document.path === KEYED_SI_PATH
+              ? kept.keyedSi
+              : [];
+        if (carried.length === 0) {
+          yield document;
+        } else {
+          yield {
+            path: document.path,
+            inputs: withInputs(document.inputs, carried),
+            render: async () => withServiceEntries(await document.render(), carried),
+          };
+        }
+      }
+      yield* edgeFiles;
+    }
+    const report: StampedReport = {
+      builtAt: new Date(now).toISOString(),
+      today: scheduled.today,
+      services: broadcaster.services.length,
+      keys: { origin: apiKeys.origin, demo: apiKeys.demo, count: apiKeys.digests.length },
+      problems,
+    };
+    const { timeZone } = broadcaster.provider;
+    // Only a build without errors may stand in for the next one: --keep-going reports must repeat.
+    const stamp: BuildStamp<StampedReport> | undefined = hasErrors
+      ? undefined
+      : {
+          inputs,
+          validFrom: resolveWallTime(timeZone, scheduled.today, 0),
+          validUntil: resolveWallTime(timeZone, addDays(scheduled.today, 1), 0),
+          report,
+        };
+    const published = await publishSite(outDir, documents(), {
+      ...publish,
+      stamp,
+      keep: kept.paths,
+      force,
+    });
+    // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
+    cache.commit();
+    known.commit();
+    checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
+    return {
+      ...published,
+      ...report,
+      upToDate: false,
+      milliseconds: Math.round(performance.now() - started),
+      brokenServices,
+      keptServices: kept.ids,
+    };
+  } catch (error) {
+    cache.abort();
+    throw error;
   }
-  const report: StampedReport = {
-    builtAt: new Date(now).toISOString(),
-    today: scheduled.today,
-    services: broadcaster.services.length,
-    keys: { origin: apiKeys.origin, demo: apiKeys.demo, count: apiKeys.digests.length },
-    problems,
-  };
-  const { timeZone } = broadcaster.provider;
-  // Only a build without errors may stand in for the next one: --keep-going reports must repeat.
-  const stamp: BuildStamp<StampedReport> | undefined = hasErrors
-    ? undefined
-    : {
-        inputs,
-        validFrom: resolveWallTime(timeZone, scheduled.today, 0),
-        validUntil: resolveWallTime(timeZone, addDays(scheduled.today, 1), 0),
-        report,
-      };
-  const published = await publishSite(outDir, documents(), {
-    ...publish,
-    stamp,
-    keep: kept.paths,
-    force,
-  });
-  // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
-  cache.commit();
-  known.commit();
-  checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
-  return {
-    ...published,
-    ...report,
-    upToDate: false,
-    milliseconds: Math.round(performance.now() - started),
-    brokenServices,
-    keptServices: kept.ids,
-  };
 }
 
 /** What an up-to-date build repeats from the build that made the files. */

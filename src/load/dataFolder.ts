@@ -61,7 +61,9 @@ export interface DataFolder {
   list(dir: string): Promise<FolderListing>;
 }
 
-export type DataFileDigest = { digest: string; bytes?: Buffer } | { unreadable: UnreadableFile };
+export type DataFileDigest =
+  | { digest: string; size: number; bytes?: Buffer }
+  | { unreadable: UnreadableFile };
 
 export async function openDataFolder(dir: string): Promise<DataFolder> {
   // A folder that does not exist has no files: every read then says which one is missing.
@@ -126,12 +128,13 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
 
   function digest(path: string, known: KnownDigests | undefined): DataFileDigest {
     return openChecked(path, (fd, stats) => {
+      const size = Number(stats.size);
       const noted = known?.find(stats);
-      if (noted !== undefined) return { digest: noted };
-      const bytes = reused.read(fd, Number(stats.size));
+      if (noted !== undefined) return { digest: noted, size };
+      const bytes = reused.read(fd, size);
       const found = createHash("sha256").update(bytes).digest("hex");
       known?.note(stats, found);
-      return { digest: found, bytes };
+      return { digest: found, size, bytes };
     });
   }
 

@@ -1,12 +1,17 @@
 import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
 import { debug } from "../debug/debugLog.js";
-import { type DataFolder, textOf, type UnreadableFile } from "./dataFolder.js";
+import { type DataFileBytes, type DataFolder, textOf, type UnreadableFile } from "./dataFolder.js";
 import type { InputCache } from "./inputCache.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { InputKind, InputOf } from "./inputSchema.js";
 import type { KnownDigests } from "./knownDigests.js";
-import { type ParseWorkers, parseWorkerScript, startParseWorkers } from "./parseInWorkers.js";
+import {
+  type ParseResponse,
+  type ParseWorkers,
+  parseWorkerScript,
+  startParseWorkers,
+} from "./parseInWorkers.js";
 import { lazyYamlFile, type YamlFile } from "./readYamlFile.js";
 import { type ValidatedText, validateInputText } from "./validateInputText.js";
 
@@ -62,13 +67,19 @@ export interface InputReader {
  */
 export const PARSE_WORKERS_FROM_BYTES = 4_000_000;
 
+/** A file to parse: its bytes are read again then, and must be those its digest was made from. */
 type ToParse = {
   kind: InputKind;
   path: string;
-  bytes: Buffer;
+  /** The SHA-256 of its bytes. */
+  fileDigest: string;
+  size: number;
   digest: string;
   key: string | undefined;
 };
+
+/** Files sent to the parse workers and not yet answered, at most: their bytes are held. */
+const PARSES_IN_FLIGHT_PER_WORKER = 2;
 
 /** A file's result, its value not yet taken. */
 type Settled =
@@ -152,6 +163,23 @@ export function openInputReader(
     };
   }
 
+  /**
+   * A value parsed in this build, for each later call: written to the cache, and read from there
+   * (the cache keeps it on disk, not in memory); without a cache, kept serialized here.
+   */
+  function keptValue(
+    kind: InputKind,
+    path: string,
+    key: string | undefined,
+    serialized: Uint8Array,
+  ): () => InputOf<InputKind> {
+    if (cache && key !== undefined) {
+      cache.write(key, serialized);
+      return cachedValue(kind, path, key);
+    }
+    return () => deserialize(serialized) as InputOf<InputKind>;
+  }
+
   function fromCache(
     kind: InputKind,
     path: string,
@@ -163,15 +191,31 @@ export function openInputReader(
     return { file: fileReadAgain(path), problems: [], digest, value: cachedValue(kind, path, key) };
   }
 
-  function parseHere({ kind, path, bytes, digest, key }: ToParse, taking: Taking): Settled {
-    const decoded = textOf(bytes);
+  /**
+   * The bytes of a file to parse, read when it is parsed rather than held from the start (for
+   * 100 services, 65 MB held until the last file was parsed), checked against its digest.
+   */
+  function bytesToParse({ path, fileDigest }: ToParse): DataFileBytes {
+    const read = folder.readBytes(path, true);
+    if (!("bytes" in read)) return read;
+    if (createHash("sha256").update(read.bytes).digest("hex") !== fileDigest) {
+      const message = "changed while the build was reading it; build again";
+      return { unreadable: { missing: false, line: 1, column: 1, message } };
+    }
+    return read;
+  }
+
+  function parseHere(toParse: ToParse, taking: Taking): Settled {
+    const { kind, path, digest, key } = toParse;
+    const read = bytesToParse(toParse);
+    if (!("bytes" in read)) return read;
+    const decoded = textOf(read.bytes);
     if (!("text" in decoded)) return decoded;
     counts.parsed++;
     const { file, input, problems } = validateInputText(kind, display(path), decoded.text);
     if (input === undefined) return { file, problems, digest, value: undefined };
     const serialized = serialize(input);
-    if (key !== undefined) cache?.write(key, serialized);
-    const copies = () => deserialize(serialized) as InputOf<InputKind>;
+    const copies = keptValue(kind, path, key, serialized);
     return taking === "now"
       ? { file, problems, digest, value: firstThen(input, copies) }
       : { file: fileReadAgain(path), problems, digest, value: copies };
@@ -179,18 +223,28 @@ export function openInputReader(
 
   async function parseInWorker(
     pool: ParseWorkers,
-    { kind, path, bytes, digest, key }: ToParse,
+    inFlight: Slots,
+    toParse: ToParse,
   ): Promise<Settled> {
-    const answer = await pool.run({ kind, file: display(path), bytes });
+    const { kind, path, digest, key } = toParse;
+    await inFlight.take();
+    let answer: ParseResponse;
+    try {
+      const read = bytesToParse(toParse);
+      if (!("bytes" in read)) return read;
+      // A copy of its own: the reused buffer is read into again before the worker gets it.
+      answer = await pool.run({ kind, file: display(path), bytes: Buffer.from(read.bytes) });
+    } finally {
+      inFlight.give();
+    }
     if ("unreadable" in answer) return { unreadable: answer.unreadable };
     counts.parsed++;
     const { problems, serialized } = answer;
-    if (key !== undefined && serialized) cache?.write(key, serialized);
-    const value = serialized && (() => deserialize(serialized) as InputOf<InputKind>);
+    const value = serialized && keptValue(kind, path, key, serialized);
     return { file: fileReadAgain(path), problems, digest, value };
   }
 
-  /** The file from the cache, or what is left to parse (with its own copy of the bytes). */
+  /** The file from the cache, or what is left to parse. */
   function readFile(kind: InputKind, path: string) {
     const found = folder.digest(path, known);
     if (!("digest" in found)) return { done: found };
@@ -198,15 +252,8 @@ export function openInputReader(
     const key = cache?.keyOf(digest);
     const cached = key === undefined ? undefined : fromCache(kind, path, digest, key);
     if (cached) return { done: cached };
-    if (found.bytes)
-      return { toParse: { kind, path, bytes: Buffer.from(found.bytes), digest, key } };
-    // Known by its state but not in the cache (a new program version): read now, and hashed
-    // again, so the digest is that of the bytes parsed.
-    const read = folder.readBytes(path);
-    if (!("bytes" in read)) return { done: read };
-    const digestRead = kindDigest(kind, createHash("sha256").update(read.bytes).digest("hex"));
-    const keyRead = cache?.keyOf(digestRead);
-    return { toParse: { kind, path, bytes: read.bytes, digest: digestRead, key: keyRead } };
+    const { size } = found;
+    return { toParse: { kind, path, fileDigest: found.digest, size, digest, key } };
   }
 
   async function settle(kind: InputKind, path: string, taking: Taking): Promise<Settled> {
@@ -226,15 +273,16 @@ export function openInputReader(
         if (read.toParse) toParse.push(read.toParse);
         else ahead.set(path, async () => read.done);
       }
-      const bytes = toParse.reduce((sum, file) => sum + file.bytes.length, 0);
+      const bytes = toParse.reduce((sum, file) => sum + file.size, 0);
       const script = parseWorkerScript();
       const count = Math.min(jobs, toParse.length);
       if (count > 1 && bytes >= parseWorkersFromBytes && script) {
         const pool = startParseWorkers(count, script);
+        const inFlight = new Slots(count * PARSES_IN_FLIGHT_PER_WORKER);
         workers = pool;
         how = `in ${count} worker threads (${megabytes(bytes)} to parse)`;
         for (const file of toParse) {
-          const parsed = parseInWorker(pool, file);
+          const parsed = parseInWorker(pool, inFlight, file);
           // Not every file read ahead is asked for (a load that stops early): no stray rejection.
           parsed.catch(() => {});
           ahead.set(file.path, () => parsed);
@@ -272,6 +320,30 @@ export function openInputReader(
       );
     },
   };
+}
+
+/** A count of places taken in turn, first come first served. */
+class Slots {
+  readonly #waiting: (() => void)[] = [];
+  #free: number;
+
+  constructor(count: number) {
+    this.#free = count;
+  }
+
+  async take(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free++;
+  }
 }
 
 /** `input` at the first call (the object parsed, never used by anyone else), then `copies`. */

@@ -138,7 +138,7 @@ function isStale(holder: LockHolder, staleMs: number): boolean {
   return !isProcessAlive(holder.pid);
 }
 
-function isProcessAlive(pid: number): boolean {
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,5 +1,5 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { buildSite } from "../../src/buildSite.js";
@@ -64,6 +64,41 @@ describe("the input cache in out/", () => {
     await symlink(elsewhere, join(outDir, INPUT_CACHE_DIR));
     await expect(buildSite({ dataDir, outDir, now: NOW })).rejects.toThrow(/link/);
     expect(await readdir(elsewhere)).toEqual([]);
+  });
+
+  it("keeps a build's new entries apart until it publishes, and drops them if it does not", async () => {
+    const { outDir } = await fresh();
+    await mkdir(join(outDir, INPUT_CACHE_DIR), { recursive: true });
+    const before = await readTree(outDir);
+    const refused = openInputCacheFolder(outDir, "program");
+    const key = refused.keyOf("a file's digest");
+    refused.write(key, Uint8Array.from([1, 2, 3]));
+    expect(refused.has(key)).toBe(true);
+    expect(Array.from(refused.read(key) ?? [])).toEqual([1, 2, 3]);
+    refused.abort();
+    expect(await readTree(outDir)).toEqual(before);
+
+    const published = openInputCacheFolder(outDir, "program");
+    expect(published.has(key)).toBe(false);
+    published.write(key, Uint8Array.from([4, 5]));
+    published.commit();
+    expect(await readdir(join(outDir, "_spi-static"))).toEqual(["inputs"]);
+    expect(await readdir(join(outDir, INPUT_CACHE_DIR))).toEqual([`${key}.v8`]);
+    expect(Array.from(openInputCacheFolder(outDir, "program").read(key) ?? [])).toEqual([4, 5]);
+  });
+
+  it("removes what a build killed on this machine left staged", async () => {
+    const { outDir } = await fresh();
+    // No process has this pid (the kernel's limit is lower).
+    const staged = join(
+      outDir,
+      "_spi-static",
+      `inputs-staging-${hostname()}-99999999-0123456789ab`,
+    );
+    await mkdir(staged, { recursive: true });
+    await writeFile(join(staged, `${"0".repeat(64)}.v8`), "half");
+    openInputCacheFolder(outDir, "program");
+    expect(await readdir(join(outDir, "_spi-static"))).toEqual([]);
   });
 
   it("never fails a build: an entry it cannot write is only missing next time", async () => {
