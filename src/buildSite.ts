@@ -5,6 +5,7 @@ import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js
 import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
 import { InputError, type InputProblem } from "./load/inputProblem.js";
 import type { DataReport } from "./loadAndSchedule.js";
+import { openAheadFolder } from "./publish/aheadFolder.js";
 import type { BuildStamp } from "./publish/buildStamp.js";
 import { openCheckRecord } from "./publish/checkRecord.js";
 import { openDigestRecord } from "./publish/digestRecord.js";
@@ -113,11 +114,18 @@ export async function buildSite({
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
   const { loadAndSchedule } = await import("./loadAndSchedule.js");
   const cache = openInputCacheFolder(outDir, fingerprintProgram());
-  // Until the build publishes, the entries it makes wait in a staging folder: dropped if not.
+  const aheadFolder = openAheadFolder(outDir);
+  // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does
+  // not; the documents it renders ahead wait in another, dropped either way.
   try {
     const checkRecord = openCheckRecord(outDir, fingerprintProgram());
     const recorded = force ? new Map() : readInputsRecord(outDir);
-    const ahead = new RenderAhead(fingerprintProgram(), (path) => recorded.get(path)?.inputs, now);
+    const ahead = new RenderAhead(
+      fingerprintProgram(),
+      (path) => recorded.get(path)?.inputs,
+      now,
+      aheadFolder,
+    );
     const validated = await loadAndSchedule(
       dataDir,
       now,
@@ -191,6 +199,7 @@ export async function buildSite({
     });
     // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
     cache.commit();
+    aheadFolder.drop();
     known.commit();
     checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
     return {
@@ -203,6 +212,7 @@ export async function buildSite({
     };
   } catch (error) {
     cache.abort();
+    aheadFolder.drop(true);
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -86,7 +86,7 @@ function renderedDocuments(summary: BuildSummary): number {
 
 describe("an incremental build", () => {
   it("renders only the new day of each service on the next night, and no SI", async () => {
-    const { build, tree } = await setUp();
+    const { root, build, tree } = await setUp();
     const first = await build("out", START);
     expect(renderedDocuments(first)).toBe(SERVICES.length * DAYS + 2);
     vi.stubEnv("SPI_STATIC_DEBUG", "render");
@@ -101,6 +101,10 @@ describe("an incremental build", () => {
     // Each new day was rendered from the check's layout; no service was laid out again for it.
     expect(said).toContain(
       `${SERVICES.length} PI documents taken as rendered ahead during the check (${SERVICES.length} rendered ahead)`,
+    );
+    // They waited on disk, in a staging folder the build removed when done.
+    expect(await readdir(join(root, "out", "_spi-static"))).not.toContainEqual(
+      expect.stringMatching(/staging/),
     );
     // The same bytes as a build that renders every document (stamps aside).
     const forced = await build("forced", START + DAY_MS, true);

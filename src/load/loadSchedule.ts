@@ -33,7 +33,9 @@ export function loadSchedule(
   const week = loadWeek(input, file, slots, problems);
   const dates = loadDatedDays(input, week, file, slots, problems);
   const shows = loadShows(input, slots.usedShows, file, language, problems);
-  const lists: readonly EpisodeList[] = [{ file, input: () => input }, ...episodeFiles];
+  // Only the schedule's own episodes are held, not its input: the model keeps its shows.
+  const own = { episodes: input.episodes };
+  const lists: readonly EpisodeList[] = [{ file, input: () => own }, ...episodeFiles];
   const episodes = {
     load(found: InputProblem[] | undefined) {
       const index = emptyEpisodeIndex();
@@ -65,6 +67,8 @@ const MAX_GUESSED_SHOWS = 20;
 
 function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem[]): SlotReader {
   const showIds = Object.keys(input.shows);
+  // Names, not the input: the model keeps `unknownShow` for its episodes' checks.
+  const knownShows = new Set(showIds);
   const usedShows = new Set<string>();
   // A guess compares the name with every show: made for the first few unknown names only, so a
   // file of thousands of unknown shows is not checked in quadratic time.
@@ -78,7 +82,7 @@ function slotReader(input: ScheduleInput, file: YamlFile, problems: InputProblem
     return hint;
   };
   const unknownShow = (show: string) =>
-    show in input.shows ? undefined : `show "${show}" is not defined under shows${guess(show)}`;
+    knownShows.has(show) ? undefined : `show "${show}" is not defined under shows${guess(show)}`;
   const useShow = (show: string, path: PropertyKey[]) => {
     usedShows.add(show);
     const unknown = unknownShow(show);

@@ -1,22 +1,19 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import {
   closeSync,
   fstatSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   renameSync,
   rmSync,
-  writeFileSync,
 } from "node:fs";
-import { hostname } from "node:os";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import type { InputCache } from "../load/inputCache.js";
 import { ReusedBuffer } from "../load/reusedBuffer.js";
-import { isProcessAlive } from "./buildLock.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
+import { openStagingFolder, removeStaleStaging } from "./stagingFolder.js";
 import { STATE_DIR } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
@@ -34,12 +31,6 @@ export interface InputCacheFolder extends InputCache {
   abort(): void;
 }
 
-/** Where a build keeps the entries it makes until it publishes (one folder per build). */
-const STAGING_PREFIX = "inputs-staging-";
-/** A staging folder of another machine this old was left by a build that died. */
-const STALE_STAGING_MS = 86_400_000;
-const STAGING_NAME = /^inputs-staging-(.+)-(\d+)-[0-9a-f]{12}$/;
-
 /**
  * The input cache (load/inputCache.ts) in out/_spi-static/inputs/, beside the build's other
  * bookkeeping, so it travels with the output folder from one night to the next. A key covers
@@ -55,15 +46,8 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
   // Never through a link planted in the bookkeeping folder (the same check as the build lock's).
   refuseUnsafeEntries(outDir, scanStateFolder(outDir));
   const dir = join(outDir, INPUT_CACHE_DIR);
-  const stateDir = join(outDir, STATE_DIR);
-  removeStaleStaging(stateDir);
-  const staging = join(
-    stateDir,
-    `${STAGING_PREFIX}${hostname()}-${process.pid}-${randomBytes(6).toString("hex")}`,
-  );
-  let stagingMade = false;
-  /** The first folder the staging folder's creation made (out/ itself on a first build). */
-  let firstMade: string | undefined;
+  removeStaleStaging(outDir);
+  const staging = openStagingFolder(outDir, "inputs");
   const used = new Set<string>();
   /** Made by this build: true when staged on disk, else the bytes (the staging write failed). */
   const madeEntries = new Map<string, true | Uint8Array>();
@@ -83,11 +67,6 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
     } finally {
       closeSync(fd);
     }
-  };
-  const dropStaging = (andParents: boolean) => {
-    if (stagingMade)
-      rmSync(andParents ? (firstMade ?? staging) : staging, { recursive: true, force: true });
-    stagingMade = false;
   };
   return {
     keyOf(fileDigest) {
@@ -109,17 +88,14 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
       used.add(key);
       const made = madeEntries.get(key);
       if (made instanceof Uint8Array) return made;
-      return readEntry(join(made ? staging : dir, `${key}.v8`));
+      return readEntry(made ? staging.pathOf(`${key}.v8`) : join(dir, `${key}.v8`));
     },
     write(key, serialized) {
       used.add(key);
-      try {
-        if (!stagingMade) firstMade = mkdirSync(staging, { recursive: true });
-        stagingMade = true;
-        writeFileSync(join(staging, `${key}.v8`), serialized);
+      if (staging.write(`${key}.v8`, serialized)) {
         madeEntries.set(key, true);
-      } catch (error) {
-        debug("load", () => `input cache entry kept in memory (${(error as Error).message})`);
+      } else {
+        debug("load", () => `input cache entry ${key} kept in memory (it could not be staged)`);
         madeEntries.set(key, serialized);
       }
     },
@@ -129,14 +105,14 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
         if (made > 0) mkdirSync(dir, { recursive: true });
         for (const [key, entry] of madeEntries) {
           const path = join(dir, `${key}.v8`);
-          if (entry === true) renameSync(join(staging, `${key}.v8`), path);
+          if (entry === true) renameSync(staging.pathOf(`${key}.v8`), path);
           else writeFileAtomically(path, entry);
         }
       } catch (error) {
         debug("load", () => `input cache not written (${(error as Error).message})`);
       }
       madeEntries.clear();
-      dropStaging(false);
+      staging.drop();
       let names: string[];
       try {
         names = readdirSync(dir);
@@ -160,39 +136,8 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
     },
     abort() {
       madeEntries.clear();
-      try {
-        // With the folders made for it: a refused first build leaves no out/ behind.
-        dropStaging(true);
-      } catch {
-        // Left for a later build (removeStaleStaging): a cache entry never fails a build.
-      }
+      // With the folders made for it: a refused first build leaves no out/ behind.
+      staging.drop(true);
     },
   };
-}
-
-/**
- * Staging folders of builds that died (killed before they could publish or abort): on this
- * machine, those whose process is gone; of another machine sharing out/, those a day old.
- */
-function removeStaleStaging(stateDir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(stateDir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const match = STAGING_NAME.exec(name);
-    if (!match) continue;
-    const path = join(stateDir, name);
-    try {
-      const dead =
-        match[1] === hostname()
-          ? !isProcessAlive(Number(match[2]))
-          : Date.now() - lstatSync(path).mtimeMs > STALE_STAGING_MS;
-      if (dead) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // Another build's, removed meanwhile; or left for a later build.
-    }
-  }
 }

@@ -6,8 +6,17 @@ import { renderServiceDay } from "./renderSite.js";
 
 /** A service with more PI documents to render than this is laid out again for them instead. */
 export const RENDER_AHEAD_MAX_DOCUMENTS = 2;
-/** At most this many bytes of documents rendered ahead wait for the publish stage. */
-export const RENDER_AHEAD_MAX_BYTES = 32_000_000;
+
+/**
+ * Where documents rendered ahead wait for the publish stage. A build keeps them on disk
+ * (publish/stagingFolder.ts): held in memory, 1000 services' new days took 130 MB.
+ */
+export interface AheadDocuments {
+  /** Keeps a document under `name`; false when it could not (it is rendered when asked). */
+  put(name: string, bytes: Buffer): boolean;
+  /** The document kept under `name`, a buffer of its own; undefined when it is gone. */
+  take(name: string): Buffer | undefined;
+}
 
 /**
  * Rendering ahead: the schedule stage lays out every service over the whole span to check it,
@@ -16,13 +25,13 @@ export const RENDER_AHEAD_MAX_BYTES = 32_000_000;
  * when the publish stage asks for them. Which documents will be asked for is foreseen from the
  * last build's inputs record: one whose inputs are as recorded is reused, unless its file
  * changed. A wrong guess costs time only: a document not rendered ahead is rendered when asked,
- * one rendered ahead and never asked for is dropped. The bytes are those the render stage would
- * make (renderServiceDay from the same programmes); SPI_STATIC_DEBUG=render says how many were
- * rendered ahead and taken.
+ * one rendered ahead and never asked for is dropped with the others once the build is done. The
+ * bytes are those the render stage would make (renderServiceDay from the same programmes);
+ * SPI_STATIC_DEBUG=render says how many were rendered ahead and taken.
  */
 export class RenderAhead {
-  private readonly documents = new Map<string, { inputs: string; bytes: Buffer }>();
-  private heldBytes = 0;
+  /** Each document rendered ahead: its inputs and the name it is kept under. */
+  private readonly documents = new Map<string, { inputs: string; name: string }>();
   rendered = 0;
   taken = 0;
 
@@ -31,6 +40,7 @@ export class RenderAhead {
     /** The inputs each published document was made from (publish/inputsRecord.ts). */
     private readonly recordedInputs: (path: string) => string | undefined,
     private readonly createdAt: number,
+    private readonly kept: AheadDocuments,
   ) {}
 
   /** ScheduleOptions.onChecked: renders the service's documents now when there are few. */
@@ -45,22 +55,22 @@ export class RenderAhead {
     if (wanted.length === 0 || wanted.length > RENDER_AHEAD_MAX_DOCUMENTS) return;
     const fragments = new ProgrammeFragments();
     for (const { path, inputs, date } of wanted) {
-      if (this.heldBytes >= RENDER_AHEAD_MAX_BYTES) return;
       const { createdAt } = this;
       const bytes = renderServiceDay({ provider, service, programmes, date, createdAt, fragments });
-      this.documents.set(path, { inputs, bytes });
-      this.heldBytes += bytes.length;
+      const name = `${this.rendered}.xml`;
+      if (!this.kept.put(name, bytes)) return;
+      this.documents.set(path, { inputs, name });
       this.rendered++;
     }
   };
 
-  /** The document at `path` if it was rendered ahead from these inputs; let go once taken. */
+  /** The document at `path` if it was rendered ahead from these inputs (and is still kept). */
   take(path: string, inputs: string): Buffer | undefined {
     const ahead = this.documents.get(path);
     if (ahead === undefined || ahead.inputs !== inputs) return undefined;
     this.documents.delete(path);
-    this.heldBytes -= ahead.bytes.length;
-    this.taken++;
-    return ahead.bytes;
+    const bytes = this.kept.take(ahead.name);
+    if (bytes !== undefined) this.taken++;
+    return bytes;
   }
 }

@@ -28,4 +28,25 @@ ${unknown.map((show, i) => `      - { start: "${String(i).padStart(2, "0")}:00",
       'show "morningg21" is not defined under shows',
     ]);
   });
+
+  it("reports a slot naming a built-in property of objects (constructor) as an unknown show", () => {
+    const text = `shows:
+  morning:
+    name: { long: Morning }
+grid:
+  - days: daily
+    slots:
+      - { start: "06:00", show: morning }
+      - { start: "09:00", show: constructor }
+      - { start: "18:00", show: morning }
+`;
+    const file = parseYamlText("f.yaml", text);
+    const problems: InputProblem[] = [];
+    const input = parseInput(scheduleSchema, file, problems);
+    expect(input).toBeDefined();
+    if (input) loadSchedule(input, file, problems);
+    expect(problems.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
+      '8:33 show "constructor" is not defined under shows',
+    ]);
+  });
 });
