@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import type { CommandIo } from "./commandIo.js";
 import { runCommandLine } from "./commandLine.js";
+import { limitHeapGrowth } from "./heapGrowth.js";
 
-// The process boundary: the real environment, streams and signals; everything else is in
-// runCommandLine, which the tests run in-process.
+// The process boundary: the real environment, streams and signals, the V8 heap's settings;
+// everything else is in runCommandLine, which the tests run in-process.
+limitHeapGrowth(process.env, process.execArgv);
 const stop = new AbortController();
 const stopOnSignal = () => {
   process.off("SIGINT", stopOnSignal);

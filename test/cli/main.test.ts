@@ -18,6 +18,18 @@ describe("the spi-static binary", () => {
     expect(result.stderr).toBe("");
   });
 
+  it("limits its heap's growth, says so on the memory channel, and leaves it to V8 when asked", async () => {
+    const limited = await runCli(["--version"], root, { SPI_STATIC_DEBUG: "memory" });
+    expect(limited.stderr).toMatch(
+      /^spi-static debug memory: peak RSS \d+ MB; heap growth limited to 50 % \(src\/cli\/heapGrowth\.ts\)\n$/,
+    );
+    const asked = { SPI_STATIC_DEBUG: "memory", SPI_STATIC_HEAP_GROWTH: "0" };
+    expect((await runCli(["--version"], root, asked)).stderr).toContain(
+      "heap growth left to V8 (SPI_STATIC_HEAP_GROWTH=0)",
+    );
+    expect((await runCli(["--version"], root)).stderr).toBe("");
+  });
+
   it("exits 2 on an unknown option, the error and the help on stderr", async () => {
     const result = await runCli(["build", "--colour"], root);
     expect(result.code).toBe(2);
