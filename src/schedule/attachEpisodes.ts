@@ -65,7 +65,7 @@ export function attachEpisodes(
       if (episode.crid !== undefined && programme.kind === "special" && !programme.derivedCrid) {
         problem(
           episode,
-          `gives a CRID, and so does the special at ${formatSourceRef(programme.origin)}: give one`,
+          `gives a CRID, and so does the special at ${formatSourceRef(programme.source.origin)}: give one`,
           "crid",
         );
         continue;

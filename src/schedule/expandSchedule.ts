@@ -14,7 +14,7 @@ interface Airing {
   showId: string;
   crid: string | undefined;
   kind: AiringKind;
-  origin: SourceRef;
+  source: Sourced;
 }
 
 interface Placed {
@@ -24,8 +24,11 @@ interface Placed {
   showId: string;
   crid: string | undefined;
   kind: AiringKind;
-  origin: SourceRef;
+  source: Sourced;
 }
+
+/** A slot or special: its origin is read only for a message (a slot's is made then). */
+type Sourced = ProgrammeInstance["source"];
 
 /** Two slots (or two specials) that overlap: `later` starts before `earlier` ends. */
 export interface Overlap {
@@ -100,7 +103,7 @@ export function expandSchedule(
         showId: slot.show,
         crid: undefined,
         kind: dated?.slots ? "dated" : "grid",
-        origin: slot.origin,
+        source: slot,
       });
     }
     for (const special of dated?.specials ?? []) {
@@ -111,7 +114,7 @@ export function expandSchedule(
         showId: special.show,
         crid: special.crid,
         kind: "special",
-        origin: special.origin,
+        source: special,
       });
     }
   });
@@ -158,7 +161,7 @@ export function expandSchedule(
       end: airing.end,
       billedDate,
       kind: airing.kind,
-      origin: airing.origin,
+      source: airing.source,
     });
   }
   const problems = attachEpisodes(programmes, episodes, zone, from, to);
@@ -177,9 +180,9 @@ function sharedShortIds(programmes: readonly ProgrammeInstance[]): InputProblem[
     const before = programmes[i - 1];
     if (before && before.shortId === programme.shortId) {
       problems.push({
-        ...programme.origin,
+        ...programme.source.origin,
         severity: "error",
-        message: `starts in the same minute as ${formatSourceRef(before.origin)}, so the two would share shortId ${programme.shortId} (shortIds: unique)`,
+        message: `starts in the same minute as ${formatSourceRef(before.source.origin)}, so the two would share shortId ${programme.shortId} (shortIds: unique)`,
       });
     }
   });
@@ -212,10 +215,10 @@ function chainSlots(
     const next = slots[i + 1];
     const end = slot.end ?? next?.start;
     if (end === undefined) return; // the last slot of the range: its end lies beyond it
-    if (next && end > next.start) overlap(next.origin, slot.origin, next.date);
+    if (next && end > next.start) overlap(next.source.origin, slot.source.origin, next.date);
     if (end > slot.start) {
-      const { start, showId, crid, kind, origin } = slot;
-      airings.push({ start, end, showId, crid, kind, origin });
+      const { start, showId, crid, kind, source } = slot;
+      airings.push({ start, end, showId, crid, kind, source });
     }
   });
   return airings;

@@ -27,8 +27,11 @@ export interface ProgrammeInstance {
   billedDate: PlainDate;
   /** Where it comes from: the weekly grid, a dated day's own slots, or a special laid over them. */
   kind: AiringKind;
-  /** The slot or special in the YAML that put it there. */
-  origin: SourceRef;
+  /**
+   * The slot or special in the YAML that put it there. Its origin is read from it when a message
+   * needs one: a slot's is made only then (the model keeps every slot).
+   */
+  source: { readonly origin: SourceRef };
 }
 
 export type AiringKind = "grid" | "dated" | "special";

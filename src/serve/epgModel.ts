@@ -309,6 +309,8 @@ function programmeBlock(
     p.content.images?.[0]?.url ??
     undefined;
   const rowDate = localDateOf(zone, dayStart);
+  const { origin } = p.source;
+  const source = sourceKey(origin.file, origin.line, origin.column);
   const at = (instant: number, date: PlainDate) =>
     `${clock(zone, instant)}${date === rowDate ? "" : ` (${date})`}`;
   return {
@@ -327,7 +329,7 @@ function programmeBlock(
     image,
     website: p.content.website,
     airing: p.kind,
-    source: sourceKey(p.origin.file, p.origin.line, p.origin.column),
-    problems: bySource.get(sourceKey(p.origin.file, p.origin.line, p.origin.column)) ?? [],
+    source,
+    problems: bySource.get(source) ?? [],
   };
 }

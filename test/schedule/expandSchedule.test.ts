@@ -96,7 +96,7 @@ describe("expandSchedule", () => {
       ],
     });
     const from = (p: ReturnType<typeof expandSchedule>["programmes"][number]) =>
-      `${p.billedDate} ${p.showId} ${p.kind} ${p.origin.field}`;
+      `${p.billedDate} ${p.showId} ${p.kind} ${p.source.origin.field}`;
     expect(
       expandSchedule(
         service,
