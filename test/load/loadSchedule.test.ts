@@ -5,6 +5,16 @@ import { loadSchedule } from "../../src/load/loadSchedule.js";
 import { parseInput } from "../../src/load/parseInput.js";
 import { parseYamlText } from "../../src/load/readYamlFile.js";
 
+/** What loading a schedule file with this text reports (it must pass its schema). */
+function loadProblems(text: string): InputProblem[] {
+  const file = parseYamlText("f.yaml", text);
+  const problems: InputProblem[] = [];
+  const input = parseInput(scheduleSchema, file, problems);
+  expect(input).toBeDefined();
+  if (input) loadSchedule(input, file, problems);
+  return problems;
+}
+
 describe("loadSchedule", () => {
   it("guesses the show meant for the first 20 unknown names only (each guess reads every show)", () => {
     const unknown = Array.from({ length: 22 }, (_, i) => `morningg${i}`);
@@ -15,12 +25,7 @@ grid:
     slots:
 ${unknown.map((show, i) => `      - { start: "${String(i).padStart(2, "0")}:00", show: ${show} }`).join("\n")}
 `;
-    const file = parseYamlText("f.yaml", text);
-    const problems: InputProblem[] = [];
-    const input = parseInput(scheduleSchema, file, problems);
-    expect(input).toBeDefined();
-    if (input) loadSchedule(input, file, problems);
-    const undefinedShows = problems.filter((p) => p.message.includes("is not defined"));
+    const undefinedShows = loadProblems(text).filter((p) => p.message.includes("is not defined"));
     expect(undefinedShows.map((p) => p.message).slice(18)).toEqual([
       'show "morningg18" is not defined under shows; did you mean "morning18"?',
       'show "morningg19" is not defined under shows; did you mean "morning19"?',
@@ -40,12 +45,7 @@ grid:
       - { start: "09:00", show: constructor }
       - { start: "18:00", show: morning }
 `;
-    const file = parseYamlText("f.yaml", text);
-    const problems: InputProblem[] = [];
-    const input = parseInput(scheduleSchema, file, problems);
-    expect(input).toBeDefined();
-    if (input) loadSchedule(input, file, problems);
-    expect(problems.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
+    expect(loadProblems(text).map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
       '8:33 show "constructor" is not defined under shows',
     ]);
   });
