@@ -1,0 +1,69 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { buildSite } from "../../src/buildSite.js";
+import { readTree } from "../outputFolder.js";
+
+/**
+ * Rendering ahead is only a shortcut: a document it could not keep on disk, or whose file went
+ * away before the publish stage took it, is rendered when asked, with the same bytes.
+ */
+const failing = vi.hoisted(() => ({ put: false, take: false }));
+vi.mock("../../src/publish/aheadFolder.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/publish/aheadFolder.js")>();
+  return {
+    openAheadFolder(outDir: string) {
+      const folder = real.openAheadFolder(outDir);
+      return {
+        put: (name: string, bytes: Buffer) => !failing.put && folder.put(name, bytes),
+        take: (name: string) => (failing.take ? undefined : folder.take(name)),
+        drop: (andParents?: boolean) => folder.drop(andParents),
+      };
+    },
+  };
+});
+
+const root = await mkdtemp(join(tmpdir(), "spi-render-ahead-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+const START = Date.parse("2026-11-23T08:00:00Z");
+const DAY_MS = 86_400_000;
+
+/** The published documents, their stamps (creationTime, version) taken out. */
+async function documentsIn(outDir: string): Promise<Map<string, string>> {
+  const tree = await readTree(outDir);
+  return new Map(
+    [...tree]
+      .filter(([path]) => !path.startsWith("_spi-static/"))
+      .map(([path, text]) => [path, text.replace(/ creationTime="[^"]*"( version="[^"]*")?/, "")]),
+  );
+}
+
+describe("rendering ahead, when its documents cannot be kept", () => {
+  it.each([
+    ["not kept", { put: true, take: false }],
+    ["gone before they are taken", { put: false, take: true }],
+  ])(
+    "renders them when asked (%s): the same bytes as a build that renders all",
+    async (name, how) => {
+      const dir = join(root, name.replaceAll(" ", "-"));
+      const dataDir = join(dir, "data");
+      await cp(new URL("../../data", import.meta.url).pathname, dataDir, { recursive: true });
+      const outDir = join(dir, "out");
+      await buildSite({ dataDir, outDir, now: START });
+      Object.assign(failing, how);
+      vi.stubEnv("SPI_STATIC_DEBUG", "render");
+      const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+      const night = await buildSite({ dataDir, outDir, now: START + DAY_MS });
+      const said = stderr.mock.calls.map(([text]) => String(text)).join("");
+      stderr.mockRestore();
+      vi.unstubAllEnvs();
+      Object.assign(failing, { put: false, take: false });
+      expect(said).toMatch(/\b0 PI documents taken as rendered ahead during the check/);
+      expect(night.written).toBeGreaterThan(0);
+      const forcedOut = join(dir, "forced");
+      await buildSite({ dataDir, outDir: forcedOut, now: START + DAY_MS, force: true });
+      expect(await documentsIn(outDir)).toEqual(await documentsIn(forcedOut));
+    },
+  );
+});
