@@ -7,6 +7,7 @@ import type { InputProblem } from "./inputProblem.js";
 import type { InputKind, InputOf } from "./inputSchema.js";
 import type { KnownDigests } from "./knownDigests.js";
 import {
+  PARSE_WORKER_YOUNG_GENERATION_MB,
   type ParseResponse,
   type ParseWorkers,
   parseWorkerScript,
@@ -280,7 +281,9 @@ export function openInputReader(
         const pool = startParseWorkers(count, script);
         const inFlight = new Slots(count * PARSES_IN_FLIGHT_PER_WORKER);
         workers = pool;
-        how = `in ${count} worker threads (${megabytes(bytes)} to parse)`;
+        how =
+          `in ${count} worker threads (${megabytes(bytes)} to parse; ` +
+          `young generation ${PARSE_WORKER_YOUNG_GENERATION_MB} MB each)`;
         for (const file of toParse) {
           const parsed = parseInWorker(pool, inFlight, file);
           // Not every file read ahead is asked for (a load that stops early): no stray rejection.

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import { type ResourceLimits, Worker } from "node:worker_threads";
 
 /** A worker's answer names the request it answers. */
 export interface Answer {
@@ -26,12 +26,17 @@ export function compiledWorker(name: string, base: string): URL | undefined {
  * Worker threads that take requests from one queue, each the next as it answers the last, so
  * every worker stays busy. Callers take the answers in their own order, so what they make of
  * them does not depend on which worker finishes first. `what` names the workers in messages;
- * `unref` lets the process exit while they run (a build that fails half-way).
+ * `unref` lets the process exit while they run (a build that fails half-way); `resourceLimits`
+ * sizes each worker's heap.
  */
 export function startWorkerPool<Request, Response extends Answer>(
   count: number,
   script: URL,
-  { what, unref = false }: { what: string; unref?: boolean },
+  {
+    what,
+    unref = false,
+    resourceLimits,
+  }: { what: string; unref?: boolean; resourceLimits?: ResourceLimits },
 ): WorkerPool<Request, Response> {
   type Job = {
     message: Request & Answer;
@@ -62,7 +67,7 @@ export function startWorkerPool<Request, Response extends Answer>(
     worker.postMessage(job.message);
   };
   const workers = Array.from({ length: count }, () => {
-    const worker = new Worker(script);
+    const worker = new Worker(script, { resourceLimits });
     if (unref) worker.unref();
     worker.on("message", (response: Response) => {
       const job = working.get(worker);
