@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { type BuildSummary, buildSite } from "../src/buildSite.js";
-import { readTree } from "./outputFolder.js";
+import { readPublishedFiles, withoutStamps } from "./outputFolder.js";
 
 /**
  * Work proportional to change (issue 15): a build renders only the documents whose inputs (the
@@ -31,25 +31,8 @@ async function setUp() {
   await cp(exampleData, data, { recursive: true });
   const build = (outDir: string, now: number, force = false) =>
     buildSite({ dataDir: data, outDir: join(root, outDir), now, force });
-  const tree = async (outDir: string) => withoutBookkeeping(await readTree(join(root, outDir)));
+  const tree = (outDir: string) => readPublishedFiles(join(root, outDir));
   return { root, data, build, tree };
-}
-
-function withoutBookkeeping(tree: Map<string, string>): Map<string, string> {
-  return new Map([...tree].filter(([path]) => !path.startsWith("_spi-static/")));
-}
-
-/**
- * Every stamp (creationTime and version) taken out: a clean build stamps every document with its
- * own clock and version 1, where a folder with a history has later versions.
- */
-function withoutStamps(tree: Map<string, string>): Map<string, string> {
-  return new Map(
-    [...tree].map(([path, text]) => [
-      path,
-      text.replace(/ creationTime="[^"]*"( version="[^"]*")?/, ""),
-    ]),
-  );
 }
 
 /** A small deterministic generator (mulberry32), so every run makes the same edits. */

@@ -19,6 +19,28 @@ export async function readTree(dir: string): Promise<Map<string, string>> {
 }
 
 /**
+ * The published files below `dir`, as readTree gives them, without the build's bookkeeping
+ * folder (it records inodes and mtimes, which differ from one folder to another).
+ */
+export async function readPublishedFiles(dir: string): Promise<Map<string, string>> {
+  const tree = await readTree(dir);
+  return new Map([...tree].filter(([path]) => !path.startsWith("_spi-static/")));
+}
+
+/**
+ * Every stamp (creationTime and version) taken out: a clean build stamps every document with its
+ * own clock and version 1, where a folder with a history has later versions.
+ */
+export function withoutStamps(tree: Map<string, string>): Map<string, string> {
+  return new Map(
+    [...tree].map(([path, text]) => [
+      path,
+      text.replace(/ creationTime="[^"]*"( version="[^"]*")?/, ""),
+    ]),
+  );
+}
+
+/**
  * Everything below `dir` without following a link or opening a special file: folders, file
  * contents, link targets, FIFOs. Equal snapshots: nothing in the tree was changed.
  */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BuildOptions, BuildSummary } from "../../src/buildSite.js";
-import { readTree } from "../outputFolder.js";
+import { readPublishedFiles } from "../outputFolder.js";
 
 const dataDir = new URL("../../data", import.meta.url).pathname;
 const NOW = Date.parse("2026-11-23T04:00:00Z");
@@ -12,12 +12,6 @@ const NEXT_NIGHT = NOW + 86_400_000;
 // Workers start only from the compiled worker script: the test runs the compiled build.
 const compiled = (): Promise<{ buildSite(options: BuildOptions): Promise<BuildSummary> }> =>
   import(new URL("../../dist/buildSite.js", import.meta.url).href);
-
-/** The published files (the bookkeeping folder records inodes and mtimes, which differ). */
-async function publishedFiles(outDir: string): Promise<Map<string, string>> {
-  const tree = await readTree(outDir);
-  return new Map([...tree].filter(([path]) => !path.startsWith("_spi-static/")));
-}
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -41,9 +35,9 @@ describe("rendering in worker threads", () => {
     expect(said()).toMatch(
       /\b85 PI documents rendered in 3 worker threads.*, 0 on the main thread/,
     );
-    const first = await publishedFiles(alone);
+    const first = await readPublishedFiles(alone);
     expect([...first.keys()].length).toBeGreaterThan(85);
-    expect(await publishedFiles(spread)).toEqual(first);
+    expect(await readPublishedFiles(spread)).toEqual(first);
 
     // A nightly build renders one new day per service: too few to send a service to a worker,
     // and rendered ahead from the check's layout (render/renderAhead.ts).
@@ -52,8 +46,8 @@ describe("rendering in worker threads", () => {
     await buildSite({ dataDir, outDir: spread, now: NEXT_NIGHT, jobs: 3 });
     expect(said()).toMatch(/\b0 PI documents rendered in 0 worker threads.*, 0 on the main thread/);
     expect(said()).toMatch(/\b5 PI documents taken as rendered ahead during the check/);
-    const next = await publishedFiles(alone);
+    const next = await readPublishedFiles(alone);
     expect(next).not.toEqual(first);
-    expect(await publishedFiles(spread)).toEqual(next);
+    expect(await readPublishedFiles(spread)).toEqual(next);
   });
 });
