@@ -15,10 +15,18 @@ export const HEAP_GROWTH_PERCENT = 50;
 /**
  * Sets the limit for this process, unless node was started with one. V8 reads it at each
  * collection, so setting it after start-up takes effect (node refuses it in NODE_OPTIONS).
+ * Returns a warning when SPI_STATIC_HEAP_GROWTH is not a percent (the default is used).
  */
-export function limitHeapGrowth(env: NodeJS.ProcessEnv, nodeArguments: string[]): void {
+export function limitHeapGrowth(
+  env: NodeJS.ProcessEnv,
+  nodeArguments: string[],
+): string | undefined {
   const given = env.SPI_STATIC_HEAP_GROWTH;
   const percent = given !== undefined && /^\d{1,4}$/.test(given) ? Number(given) : undefined;
+  const warning =
+    given !== undefined && given !== "" && percent === undefined
+      ? `spi-static: SPI_STATIC_HEAP_GROWTH=${given} is not a percent (0 to 9999); using ${HEAP_GROWTH_PERCENT}`
+      : undefined;
   const byNode = nodeArguments.some((argument) => /^--heap[-_]growing[-_]percent/.test(argument));
   const setting = byNode ? undefined : (percent ?? HEAP_GROWTH_PERCENT);
   if (setting !== undefined) setFlagsFromString(`--heap-growing-percent=${setting}`);
@@ -34,4 +42,5 @@ export function limitHeapGrowth(env: NodeJS.ProcessEnv, nodeArguments: string[])
       return `peak RSS ${peak} MB; heap growth ${growth} (src/cli/heapGrowth.ts)`;
     }),
   );
+  return warning;
 }

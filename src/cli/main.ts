@@ -5,7 +5,8 @@ import { limitHeapGrowth } from "./heapGrowth.js";
 
 // The process boundary: the real environment, streams and signals, the V8 heap's settings;
 // everything else is in runCommandLine, which the tests run in-process.
-limitHeapGrowth(process.env, process.execArgv);
+const heapWarning = limitHeapGrowth(process.env, process.execArgv);
+if (heapWarning) process.stderr.write(`${heapWarning}\n`);
 const stop = new AbortController();
 const stopOnSignal = () => {
   process.off("SIGINT", stopOnSignal);

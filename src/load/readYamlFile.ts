@@ -109,7 +109,8 @@ function originLocatedLater(
 ): SourceRef {
   const origin = Object.defineProperties({}, LATER_ORIGIN);
   // A copy of its exact length: a path made by spreading (`[...base, i]`) has room for 17
-  // elements, and the model keeps one per slot (12 MB more of a 1000-service build's heap).
+  // elements, and the model keeps its origins for the whole build (specials, dated days and
+  // events at once; a slot's or an episode's once a message read it).
   const where: Where = { path: path.slice(), locate };
   Object.defineProperty(origin, WHERE, { value: where });
   return origin as SourceRef;

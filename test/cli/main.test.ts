@@ -28,6 +28,11 @@ describe("the spi-static binary", () => {
       "heap growth left to V8 (SPI_STATIC_HEAP_GROWTH=0)",
     );
     expect((await runCli(["--version"], root)).stderr).toBe("");
+    const mistyped = await runCli(["--version"], root, { SPI_STATIC_HEAP_GROWTH: "half" });
+    expect(mistyped.code).toBe(0);
+    expect(mistyped.stderr).toBe(
+      "spi-static: SPI_STATIC_HEAP_GROWTH=half is not a percent (0 to 9999); using 50\n",
+    );
   });
 
   it("exits 2 on an unknown option, the error and the help on stderr", async () => {
