@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 /**
  * The package as a broadcaster gets it: packed, installed from the tarball into a fresh project
  * made by `npm init -y` (CommonJS), and run through `npx` from there — not the repository's
- * own files. dist/ is fresh from test/globalSetup.ts, so the pack skips the prepare script.
+ * own files. dist/ is fresh from test/globalSetup.ts, so the pack skips the prepack script.
  */
 const root = await mkdtemp(join(tmpdir(), "spi-static-installed-"));
 const project = join(root, "my-radio");
