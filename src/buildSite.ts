@@ -143,10 +143,7 @@ export async function buildSite({
     refuseHostChange(outDir, radiodnsHost, changeHost);
     // A service that broke keeps last night's PI files and SI entry: one typo never takes it off air.
     const kept = readKeptServices(outDir, radiodnsHost, keepGoing ? brokenServices : []);
-    const edgeFiles = await renderEdgeFiles(
-      edgeSiteOf(broadcaster, apiKeys.digests, kept.ids),
-      radiodnsHost,
-    );
+    const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, kept.ids));
     const documentInputs = siteInputs(
       fingerprintProgram(),
       broadcaster.provider,

@@ -14,8 +14,8 @@ import { readPublishedFiles, withoutStamps } from "./outputFolder.js";
 const exampleData = new URL("../data", import.meta.url).pathname;
 const SERVICES = ["bern", "klassik", "lounge", "news", "pop"];
 const DAYS = 17;
-/** The edge files (worker, routes, .assetsignore, wrangler config): small, rendered every time. */
-const EDGE_FILES = 4;
+/** The edge files (worker, routes, .assetsignore): small, rendered every time. */
+const EDGE_FILES = 3;
 const START = Date.parse("2026-11-23T08:00:00Z");
 const DAY_MS = 86_400_000;
 

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEV_KEYS_FILE } from "../edge/apiKeys.js";
+import { WRANGLER_CONFIG_PATH, wranglerConfigText } from "../edge/wranglerConfig.js";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import type { CommandIo } from "./commandIo.js";
 
@@ -21,6 +22,7 @@ export async function initCommand({ dir }: InitOptions, io: CommandIo): Promise<
   const files = [
     ...(await templateFiles()),
     { path: join("data", DEV_KEYS_FILE), text: devKeysFile() },
+    { path: WRANGLER_CONFIG_PATH, text: await wranglerConfigText(basename(resolve(dir))) },
     ...inputJsonSchemas().map(({ name, text }) => ({ path: join("schema", name), text })),
   ];
   const existing = files.filter((file) => existsSync(join(dir, file.path)));
@@ -72,9 +74,10 @@ dev-${randomBytes(16).toString("hex")}
 `;
 }
 
-/** What a project must never commit: the built site, the development key, installed packages. */
+/** What a project must never commit: the built site, the development key, tools' own files. */
 const IGNORED = [
   { pattern: "/out/", why: "the built site: made again by every build" },
+  { pattern: "/.wrangler/", why: "wrangler's local state (wrangler dev)" },
   { pattern: `/data/${DEV_KEYS_FILE}`, why: "the development API key (never commit it)" },
   { pattern: "/node_modules/", why: "installed packages" },
 ];

@@ -20,7 +20,7 @@ export const WORKER_PATH = "_worker.js";
  */
 export const OPEN_SI_MAX_AGE_SECONDS = 3600;
 
-/** Workers' runtime version the generated worker is written for (wrangler.jsonc). */
+/** Workers' runtime version the generated worker is written for (the project's wrangler.jsonc). */
 export const COMPATIBILITY_DATE = "2026-04-01";
 
 const TEMPLATES = new URL("../../templates/", import.meta.url);
@@ -65,15 +65,6 @@ function bearerServicesOf(broadcaster: Broadcaster): Record<string, string> {
   return table;
 }
 
-/** A Worker name (lowercase letters, digits, dashes, at most 63) derived from the host literal. */
-export function workerNameOf(radiodnsHost: string): string {
-  const slug = radiodnsHost
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
-  return `spi-${slug}`.slice(0, 63).replace(/-$/, "");
-}
-
 async function template(name: string): Promise<string> {
   return readFile(new URL(name, TEMPLATES), "utf8");
 }
@@ -85,25 +76,18 @@ function fill(text: string, values: Record<string, string>): string {
 /**
  * The edge files the build writes next to the documents: the worker (the rule module's own
  * source text plus this site's settings), Pages' `_routes.json` (the worker runs for every
- * path), and for `wrangler deploy` a config with `run_worker_first` and an `.assetsignore`.
+ * path), and the `.assetsignore` that keeps the worker and the build's state out of the asset
+ * upload of `wrangler deploy`. The wrangler config is the user's own, beside out/ (init).
  */
-export async function renderEdgeFiles(
-  site: EdgeSite,
-  radiodnsHost: string,
-): Promise<SiteDocument[]> {
+export async function renderEdgeFiles(site: EdgeSite): Promise<SiteDocument[]> {
   const worker = fill(await template("_worker.js.tmpl"), {
     rules: createEdgeWorker.toString(),
     site: JSON.stringify(site, null, 2),
-  });
-  const wrangler = fill(await template("wrangler.jsonc.tmpl"), {
-    name: workerNameOf(radiodnsHost),
-    compatibilityDate: COMPATIBILITY_DATE,
   });
   const files = {
     [WORKER_PATH]: worker,
     "_routes.json": await template("_routes.json"),
     ".assetsignore": await template(".assetsignore"),
-    "wrangler.jsonc": wrangler,
   };
   return Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text) }));
 }

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ const SCAFFOLD = [
   "schema/provider.schema.json",
   "schema/schedule.schema.json",
   "schema/service.schema.json",
+  "wrangler.jsonc",
 ];
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -83,10 +85,30 @@ describe("spi-static init", () => {
       "?? schema/provider.schema.json",
       "?? schema/schedule.schema.json",
       "?? schema/service.schema.json",
+      "?? wrangler.jsonc",
     ]);
     for (const file of await filesUnder(join(project, "out"))) {
       expect(await readFile(join(project, "out", file), "utf8")).not.toContain(key);
     }
+  });
+
+  it("writes a wrangler config named after the folder, pointing at out/, that builds never touch", async () => {
+    const project = join(root, "Radio Aare");
+    await runInProcess(["init", project], root);
+    const config = join(project, "wrangler.jsonc");
+    const text = await readFile(config, "utf8");
+    expect(text).toContain('"name": "spi-radio-aare"');
+    expect(text).toContain('"main": "out/_worker.js"');
+    expect(text).toMatch(/"directory": "out",\s+"binding": "ASSETS",[^}]+"run_worker_first": true/);
+    const mine = text.replace('// "routes"', '"routes"').replace("spi-radio-aare", "my-worker");
+    await writeFile(config, mine);
+    const built = await runInProcess(
+      ["build", "--now", "2026-11-23T08:00:00Z", "--quiet"],
+      project,
+    );
+    expect(built.exitCode, built.stderr).toBe(0);
+    expect(await readFile(config, "utf8")).toBe(mine);
+    expect(existsSync(join(project, "out/wrangler.jsonc"))).toBe(false);
   });
 
   it("adds its lines to an existing .gitignore, once", async () => {
@@ -95,7 +117,7 @@ describe("spi-static init", () => {
     await writeFile(join(project, ".gitignore"), "node_modules\nout/");
     await runInProcess(["init", project], root);
     expect(await readFile(join(project, ".gitignore"), "utf8")).toBe(
-      "node_modules\nout/\n# spi-static: the development API key (never commit it)\n/data/keys.dev.txt\n",
+      "node_modules\nout/\n# spi-static: wrangler's local state (wrangler dev)\n/.wrangler/\n# spi-static: the development API key (never commit it)\n/data/keys.dev.txt\n",
     );
   });
 
@@ -110,7 +132,7 @@ describe("spi-static init", () => {
     expect(again.stderr).toContain(`${join(project, "data/provider.yaml")} already exists`);
     expect(await readFile(join(project, "data/provider.yaml"), "utf8")).toBe("# mine\n");
     expect(await filesUnder(project)).toEqual(
-      SCAFFOLD.filter((f) => f.startsWith(".") || f.startsWith("data/")),
+      SCAFFOLD.filter((f) => f.startsWith(".") || f.startsWith("data/") || f === "wrangler.jsonc"),
     );
   });
 });

@@ -1,8 +1,10 @@
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { digestOfKey } from "../../src/edge/apiKeys.js";
-import { WORKER_PATH, workerNameOf } from "../../src/edge/edgeFiles.js";
+import { WORKER_PATH } from "../../src/edge/edgeFiles.js";
+import { workerNameOf } from "../../src/edge/wranglerConfig.js";
 import { type BuiltSite, buildTestSite, VALID_KEYS } from "./builtSite.js";
 
 let built: BuiltSite;
@@ -35,19 +37,14 @@ describe("the edge files of a build", () => {
     expect(worker).not.toMatch(/\bimport\b|\brequire\(|node:|process\.|\bBuffer\b/);
   });
 
-  it("make Pages run the worker for every path, and wrangler run it before any asset", async () => {
+  it("make Pages run the worker for every path, and keep it and the build's state out of uploads", async () => {
     const routes = JSON.parse(await readFile(join(built.outDir, "_routes.json"), "utf8"));
     expect(routes).toEqual({ version: 1, include: ["/*"], exclude: [] });
-    const wrangler = await readFile(join(built.outDir, "wrangler.jsonc"), "utf8");
-    const config = JSON.parse(wrangler.replace(/^\s*\/\/.*$/gm, ""));
-    expect(config).toMatchObject({
-      name: "spi-rdns-aareradio-example",
-      main: WORKER_PATH,
-      assets: { directory: ".", binding: "ASSETS", run_worker_first: true },
-    });
+    // The wrangler config is the user's, at the project root (init): never in out/.
+    expect(existsSync(join(built.outDir, "wrangler.jsonc"))).toBe(false);
     const ignored = (await readFile(join(built.outDir, ".assetsignore"), "utf8")).split("\n");
     expect(ignored).toEqual(
-      expect.arrayContaining([WORKER_PATH, "_routes.json", "wrangler.jsonc", ".wrangler"]),
+      expect.arrayContaining([WORKER_PATH, "_routes.json", ".assetsignore", "_spi-static"]),
     );
   });
 
