@@ -14,7 +14,8 @@ export interface OutputFolderContents {
 }
 
 /**
- * `wrangler dev --config out/wrangler.jsonc` keeps its local state next to its config, in
+ * Projects from before the wrangler config moved to the project root ran
+ * `wrangler dev --config out/wrangler.jsonc`, which keeps its state next to its config, in
  * out/.wrangler: a tool's working folder, neither the build's nor someone's foreign file.
  */
 const WRANGLER_STATE_DIR = ".wrangler";

@@ -154,7 +154,8 @@ describe("publishSite", () => {
 
   it("leaves `wrangler dev`'s state in out/.wrangler alone, and does not call it foreign", async () => {
     await publishSite(outDir, [si()]);
-    // `wrangler dev --config out/wrangler.jsonc` keeps its state next to its config.
+    // `wrangler dev --config out/wrangler.jsonc` (the layout before the config moved to the
+    // project root) keeps its state next to its config.
     await mkdir(join(outDir, ".wrangler/state/v3"), { recursive: true });
     await writeFile(join(outDir, ".wrangler/state/v3/cache.sqlite"), "state\n");
 
