@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 const root = await mkdtemp(join(tmpdir(), "spi-static-installed-"));
 const project = join(root, "my-radio");
 let serve: ChildProcess | undefined;
+let packedFiles: string[] = [];
 
 afterAll(async () => {
   // npx runs the CLI in a child of its own: stop the whole process group.
@@ -53,7 +54,10 @@ beforeAll(async () => {
     resolve("."),
   );
   expect(packed.code, packed.stderr).toBe(0);
-  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+  const [{ filename, files }] = JSON.parse(packed.stdout) as [
+    { filename: string; files: { path: string }[] },
+  ];
+  packedFiles = files.map((file) => file.path);
   await run("mkdir", [project], root);
   expect((await run("npm", ["init", "-y"], project)).code).toBe(0);
   expect((await run("npm", ["pkg", "set", "type=commonjs"], project)).code).toBe(0);
@@ -67,6 +71,17 @@ beforeAll(async () => {
 }, 300_000);
 
 describe("the installed package, used as the README says", () => {
+  it("ships its licence and what runs, but no source maps of unshipped sources or maintainers' files", () => {
+    expect(packedFiles).toEqual(
+      expect.arrayContaining(["LICENSE", "dist/cli/main.js", "templates/wrangler.jsonc.tmpl"]),
+    );
+    expect(packedFiles.filter((path) => path.endsWith(".map") || path.startsWith("src/"))).toEqual(
+      [],
+    );
+    expect(packedFiles).not.toContain("templates/github-workflow-release.yml");
+    expect(packedFiles).toContain("templates/github-workflow-nightly.yml");
+  });
+
   it("runs --version, init, validate, build, serve, and verify with every check run", async () => {
     const { version } = JSON.parse(await readFile("package.json", "utf8")) as { version: string };
     expect(await npx(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n` });
@@ -74,6 +89,9 @@ describe("the installed package, used as the README says", () => {
 
     const init = await npx(["init"]);
     expect(init.code, init.stderr).toBe(0);
+    expect(await readFile(join(project, "wrangler.jsonc"), "utf8")).toContain(
+      '"name": "spi-my-radio"',
+    );
     const validate = await npx(["validate"]);
     expect(validate.code, validate.stdout).toBe(0);
     expect(validate.stdout).toMatch(/^spi-static: data is valid, 0 warnings, 1 service ready/m);
