@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -63,6 +63,8 @@ interface StepRun {
   stdout: string;
   stderr: string;
   summary: string;
+  /** What the step wrote to $GITHUB_OUTPUT. */
+  outputs: string;
 }
 
 /**
@@ -75,9 +77,12 @@ async function runStep(
   env: Record<string, string>,
   path = process.env.PATH ?? "",
 ): Promise<StepRun> {
-  const summaryFile = join(await mkdtemp(join(tmpdir(), "spi-summary-")), "summary.md");
+  const files = await mkdtemp(join(tmpdir(), "spi-step-"));
+  const summaryFile = join(files, "summary.md");
+  const outputFile = join(files, "output");
   await writeFile(summaryFile, "");
-  const result = await new Promise<Omit<StepRun, "summary">>((done) => {
+  await writeFile(outputFile, "");
+  const result = await new Promise<Omit<StepRun, "summary" | "outputs">>((done) => {
     execFile(
       "bash",
       ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c", step.run ?? ""],
@@ -88,6 +93,7 @@ async function runStep(
           HOME: process.env.HOME ?? cwd,
           npm_config_offline: "true",
           GITHUB_STEP_SUMMARY: summaryFile,
+          GITHUB_OUTPUT: outputFile,
           ...env,
         },
       },
@@ -95,21 +101,32 @@ async function runStep(
         done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
-  return { ...result, summary: await readFile(summaryFile, "utf8") };
+  const summary = await readFile(summaryFile, "utf8");
+  const outputs = await readFile(outputFile, "utf8");
+  await rm(files, { recursive: true, force: true });
+  return { ...result, summary, outputs };
 }
 
 const root = await mkdtemp(join(tmpdir(), "spi-workflow-"));
+/** A project made by `init` (one service), and one with the five services of data/. */
 const project = join(root, "my-radio");
+const example = join(root, "example");
 let serve: ChildProcess | undefined;
+
+/** The project as `npm ci` leaves it: spi-static's bin in node_modules/.bin (this checkout's). */
+async function installInto(dir: string): Promise<void> {
+  await writeFile(join(dir, "package.json"), '{ "name": "my-radio", "private": true }\n');
+  await mkdir(join(dir, "node_modules/.bin"), { recursive: true });
+  const bin = join(dir, "node_modules/.bin/spi-static");
+  await writeFile(bin, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  await chmod(bin, 0o755);
+}
 
 beforeAll(async () => {
   expect((await runInProcess(["init", "my-radio"], root)).exitCode).toBe(0);
-  // The project as `npm ci` leaves it: spi-static's bin in node_modules/.bin (this checkout's).
-  await writeFile(join(project, "package.json"), '{ "name": "my-radio", "private": true }\n');
-  await mkdir(join(project, "node_modules/.bin"), { recursive: true });
-  const bin = join(project, "node_modules/.bin/spi-static");
-  await writeFile(bin, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  await chmod(bin, 0o755);
+  await installInto(project);
+  await cp(resolve("data"), join(example, "data"), { recursive: true });
+  await installInto(example);
 });
 
 afterAll(async () => {
@@ -222,25 +239,29 @@ describe("the nightly workflow", () => {
 
   it("builds, and reports problems as annotations on their lines and in the step summary", async () => {
     const env = { SPI_API_KEYS: KEY };
+    const buildStep = stepOf(build, "Build");
     const report = stepOf(build, "Report the build");
-    const good = await runStep(stepOf(build, "Build"), project, env);
+    const good = await runStep(buildStep, project, env);
     expect(good.code, good.stderr).toBe(0);
-    const goodReport = await runStep(report, project, { BUILD_OUTCOME: "success" });
+    expect(good.outputs).toBe("exit=0\n");
+    const goodReport = await runStep(report, project, { BUILD_EXIT: "0" });
     expect(goodReport.code).toBe(0);
     expect(goodReport.stdout).toBe("");
     expect(goodReport.summary).toMatch(/^### ✅ SPI built for \d{4}-\d{2}-\d{2}\n/);
     expect(goodReport.summary).toContain("1 service, 22 documents rendered");
 
+    // Its one service broken: nothing is published, the step fails, nothing is saved or deployed.
     const schedule = join(project, "data/schedules/main.yaml");
     const text = await readFile(schedule, "utf8");
     await writeFile(schedule, text.replace(/start: "?\d\d:\d\d"?/, "start: 25:61"));
-    const bad = await runStep(stepOf(build, "Build"), project, env);
+    const bad = await runStep(buildStep, project, env);
     await writeFile(schedule, text);
     expect(bad.code).toBe(1);
-    const badReport = await runStep(report, project, { BUILD_OUTCOME: "failure" });
+    expect(bad.outputs).toBe("exit=1\n");
+    const badReport = await runStep(report, project, { BUILD_EXIT: "1" });
     expect(badReport.code).toBe(0);
     expect(badReport.stdout).toMatch(
-      /^::error file=data\/schedules\/main\.yaml,line=\d+,col=\d+,title=[^:]+::\S.*$/m,
+      /^::error file=data\/schedules\/main\.yaml,line=\d+,col=\d+,title=grid\[0\]\.slots\[0\]\.start::"25:61" is not a time of day/m,
     );
     expect(badReport.summary).toMatch(/^### ❌ SPI build failed: the live site was not changed\n/);
     expect(badReport.summary).toMatch(
@@ -248,8 +269,32 @@ describe("the nightly workflow", () => {
     );
 
     await writeFile(join(project, "build.json"), "");
-    const silent = await runStep(report, project, { BUILD_OUTCOME: "failure" });
+    const silent = await runStep(report, project, { BUILD_EXIT: "" });
     expect(silent.stdout).toMatch(/^::error title=Build::the build stopped before it could report/);
+  });
+
+  it("publishes and deploys the other services when one has errors, and fails the night", async () => {
+    const env = { SPI_API_KEYS: KEY };
+    const buildStep = stepOf(build, "Build");
+    expect((await runStep(buildStep, example, env)).code).toBe(0);
+    const schedule = join(example, "data/schedules/pop.yaml");
+    const text = await readFile(schedule, "utf8");
+    await writeFile(schedule, text.replace(/start: "?\d\d:\d\d"?/, "start: 25:61"));
+    const partial = await runStep(buildStep, example, env);
+    expect(partial.code, partial.stderr).toBe(0);
+    expect(partial.outputs).toBe("exit=1\n");
+    expect(partial.stdout).toBe(
+      "::error title=Build::left out for errors: pop; the other services were published\n",
+    );
+    const report = await runStep(stepOf(build, "Report the build"), example, { BUILD_EXIT: "1" });
+    expect(report.summary).toMatch(/^### ⚠️ SPI built for \S+, without the services with errors\n/);
+    expect(report.summary).toContain("Left out for errors: pop (the files of last night kept).");
+    expect(report.stdout).toMatch(/^::error file=data\/schedules\/pop\.yaml,line=\d+,col=\d+,/m);
+
+    const fail = stepOf(build, "Fail the night when services were left out");
+    expect(fail.if).toBe("steps.build.outputs.exit == '1'");
+    expect(names.indexOf(fail.name ?? "")).toBe(names.length - 1);
+    expect((await runStep(fail, example, {})).code).toBe(1);
   });
 
   it("verifies a site, with the failing checks as annotations and in the step summary", async () => {
