@@ -1,5 +1,5 @@
 import { buildSite } from "../buildSite.js";
-import type { KeySources } from "../edge/apiKeys.js";
+import { type KeySources, KeysError } from "../edge/apiKeys.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
 import type { DataReport } from "../loadAndSchedule.js";
 import { addDays } from "../time/plainDate.js";
@@ -116,7 +116,7 @@ export async function startSiteWatcher(options: SiteWatcherOptions): Promise<Sit
       scheduleMidnight(scheduled.broadcaster.provider.timeZone, scheduled.today);
     } catch (error) {
       const problems =
-        error instanceof InputError
+        error instanceof InputError || error instanceof KeysError
           ? error.problems.map(formatProblem)
           : [`spi-static: ${error instanceof Error ? error.message : String(error)}`];
       for (const line of problems) log(line);
