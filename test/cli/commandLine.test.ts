@@ -94,6 +94,16 @@ describe("what reaches the terminal", () => {
         expect(result.stdout).not.toMatch(/^spi-static: data is valid/m);
       }
     }
+    const build = await runInProcess(
+      ["build", "--data", data, "--out", join(root, "hostile-out"), "--keep-going"],
+      root,
+    );
+    expect(build.exitCode).toBe(1);
+    expect(build.stdout + build.stderr).not.toMatch(/(?!\n)\p{Cc}/u);
+    expect(build.stderr).toContain(
+      "spi-static: left out 1 service with errors: be\\u001b[2Jrn\\nspi-static: data is valid;",
+    );
+    expect(build.stderr).not.toMatch(/^spi-static: data is valid/m);
   });
 
   it("says a __proto__ or constructor key is not a known field, wherever it is", async () => {
