@@ -80,7 +80,7 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
       : "only the development key";
     io.stderr(
       `spi-static: the edge rules accept ${which} of ${summary.keys.origin}, for serve and verify ` +
-        `on this machine; deploy with your own keys (README: "Edge rules and keys")`,
+        `on this machine; deploy with your own keys (docs/edge-rules.md, "Keys")`,
     );
   }
   return exitCode;
