@@ -1,5 +1,6 @@
 import { DEMO_KEYS_FILE } from "../edge/apiKeys.js";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
+import { printable } from "../exit/printableText.js";
 import { formatProblem } from "../load/inputProblem.js";
 import type { CommandIo } from "./commandIo.js";
 import { countOf } from "./countOf.js";
@@ -51,7 +52,7 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
   if (broken.length > 0) {
     const kept = new Set(summary.keptServices);
     const named = broken.map((id) =>
-      kept.has(id) ? `${id} (last night's PI files and SI entry kept)` : id,
+      kept.has(id) ? `${printable(id)} (last night's PI files and SI entry kept)` : printable(id),
     );
     io.stderr(
       `spi-static: left out ${countOf(broken.length, "service")} with errors: ${named.join(", ")}; the others were published`,
@@ -70,7 +71,7 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
   if (summary.foreign.length > 0) {
     io.stdout(
       `spi-static: ${countOf(summary.foreign.length, "file")} in ${options.out} not written by spi-static, left alone: ` +
-        `${summary.foreign.slice(0, 10).join(", ")}${summary.foreign.length > 10 ? ", …" : ""}`,
+        `${summary.foreign.slice(0, 10).map(printable).join(", ")}${summary.foreign.length > 10 ? ", …" : ""}`,
     );
   }
   if (summary.keys.demo) {
@@ -79,7 +80,7 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
       : "only the development key";
     io.stderr(
       `spi-static: the edge rules accept ${which} of ${summary.keys.origin}, for serve and verify ` +
-        `on this machine; deploy with your own keys (README: "Edge rules and keys")`,
+        `on this machine; deploy with your own keys (docs/edge-rules.md, "Keys")`,
     );
   }
   return exitCode;

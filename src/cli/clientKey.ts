@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { UsageError } from "../exit/spiStaticError.js";
 import { formatProblem } from "../load/inputProblem.js";
 import { parseApiKey } from "./optionParsers.js";
@@ -9,12 +8,8 @@ import { parseApiKey } from "./optionParsers.js";
  * on the command line, so a missing, bad or empty one is a usage error (exit 2).
  */
 export async function firstKeyOfFile(path: string): Promise<string> {
-  const { parseKeysFile } = await import("../edge/apiKeys.js");
-  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(
-      `--keys-file ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
-    );
-  });
+  const { parseKeysFile, readKeysFileText } = await import("../edge/apiKeys.js");
+  const text = await readKeysFileText(path);
   const { keys, problems } = parseKeysFile(text, path);
   if (problems.length > 0) {
     throw new UsageError(problems.map(formatProblem).join("\nspi-static: "));

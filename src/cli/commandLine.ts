@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { EXIT } from "../exit/exitCodes.js";
+import { printableLines } from "../exit/printableText.js";
 import type { BuildOptions } from "./buildCommand.js";
 import type { CommandIo } from "./commandIo.js";
 import type { DnsOptions } from "./dnsCommand.js";
@@ -47,20 +48,57 @@ const DEV_KEYS =
 /**
  * Runs `spi-static <argv>`: the only place that knows the command line. It maps arguments to a
  * command function through commander and returns the exit code; everything the run prints goes
- * through `io`, so tests run it in-process exactly as the installed binary runs it.
+ * through `io`, so tests run it in-process exactly as the installed binary runs it. Whatever
+ * reaches the terminal has its control characters escaped here (src/exit/printableText.ts).
  */
-export async function runCommandLine(argv: readonly string[], io: CommandIo): Promise<number> {
+export async function runCommandLine(argv: readonly string[], given: CommandIo): Promise<number> {
+  const io: CommandIo = {
+    env: given.env,
+    terminal: given.terminal,
+    stdout: (lines) => given.stdout(printableLines(lines)),
+    stderr: (lines) => given.stderr(printableLines(lines)),
+    stopSignal: () => given.stopSignal(),
+  };
   let exitCode: number = EXIT.ok;
+  let commandName: string | undefined;
   const program = commandLine(io, async (load, options) => {
     exitCode = await runCommand(await load(), options, io);
+  }).hook("preSubcommand", (_program, command) => {
+    commandName = command.name();
   });
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
-    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error.exitCode === 0) return EXIT.ok;
+    // The help, asked for without a command: commander printed it already.
+    if (error.code === "commander.help") return EXIT.usage;
+    // One line: commander puts its "(Did you mean …?)" on a line of its own.
+    usageError(
+      error.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "),
+      commandName,
+      argv,
+      io,
+    );
+    return EXIT.usage;
   }
   return exitCode;
+}
+
+/**
+ * What commander found wrong with the command line: one line and where to read more (the
+ * whole help would bury it); with `--json`, one line of JSON on stdout, as every failure is.
+ */
+function usageError(
+  message: string,
+  commandName: string | undefined,
+  argv: readonly string[],
+  io: CommandIo,
+) {
+  const help = `spi-static${commandName ? ` ${commandName}` : ""} --help`;
+  const options = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : undefined);
+  if (options.includes("--json")) io.stdout(JSON.stringify({ ok: false, error: message, help }));
+  else io.stderr(`spi-static: ${message}\nsee \`${help}\``);
 }
 
 /** Runs a command function (loaded on demand) with the options commander parsed. */
@@ -76,13 +114,14 @@ export function commandLine(io: CommandIo, dispatch: Dispatch): Command {
     .configureOutput({
       writeOut: (text) => io.stdout(text.replace(/\n$/, "")),
       writeErr: (text) => io.stderr(text.replace(/\n$/, "")),
+      // Errors are said by runCommandLine, in one line (or as JSON with --json).
+      outputError: () => {},
     })
     .description(
       "Pre-renders a broadcaster's RadioDNS SPI 3.1 API (ETSI TS 102 818) as static files.",
     )
     .version(packageVersion(), "-v, --version", "print the version of spi-static")
     .exitOverride()
-    .showHelpAfterError()
     .addHelpText(
       "after",
       `

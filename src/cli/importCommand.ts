@@ -1,4 +1,5 @@
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
+import { printable } from "../exit/printableText.js";
 import { UsageError } from "../exit/spiStaticError.js";
 import { formatProblem } from "../load/inputProblem.js";
 import { firstKeyOfFile, keyFromEnvironment } from "./clientKey.js";
@@ -68,7 +69,7 @@ export async function importCommand(
   const verdict = errors === 0 ? "valid" : `${countOf(errors, "error")} to fix before building`;
   io.stdout(
     [
-      ...result.notes.map(formatNote),
+      ...result.notes.map((note) => printable(formatNote(note))),
       ...result.problems.map(formatProblem),
       `spi-static: imported ${countOf(result.services, "service")} and ${countOf(result.programmes, "programme")} into ${options.data} (${countOf(result.files.length, "file")}); ${countOf(result.notes.length, "note")} on what the data cannot say; ${verdict}`,
     ].join("\n"),

@@ -8,7 +8,7 @@ export type CommandFunction<Options> = (options: Options, io: CommandIo) => Prom
 /**
  * The one boundary where a thrown error becomes output and an exit code: a SpiStaticError says
  * both itself (its kind, its lines, its JSON report); anything else is an unexpected failure,
- * exit 3. With `json`, a failure is one line of JSON on stdout, as a success is.
+ * exit 3. With `json`, any failure is one line of JSON on stdout, as a success is.
  */
 export async function runCommand<Options extends object>(
   command: CommandFunction<Options>,
@@ -18,12 +18,14 @@ export async function runCommand<Options extends object>(
   try {
     return await command(options, io);
   } catch (error) {
+    const json = "json" in options && options.json === true;
     if (!(error instanceof SpiStaticError)) {
-      io.stderr(`spi-static: ${error instanceof Error ? error.message : String(error)}`);
+      const message = error instanceof Error ? error.message : String(error);
+      if (json) io.stdout(JSON.stringify({ ok: false, error: message }));
+      else io.stderr(`spi-static: ${message}`);
       return EXIT.failure;
     }
-    if ("json" in options && options.json === true)
-      io.stdout(JSON.stringify({ ok: false, ...error.toJsonReport() }));
+    if (json) io.stdout(JSON.stringify({ ok: false, ...error.toJsonReport() }));
     else io.stderr(error.describe().join("\n"));
     return error.exitCode;
   }

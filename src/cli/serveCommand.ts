@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { UsageError } from "../exit/spiStaticError.js";
-import type { PreviewServer } from "../serve/previewServer.js";
+import type { PreviewRoutes, PreviewServer } from "../serve/previewServer.js";
 import { OPEN_SI_PATH } from "../site/siteContract.js";
 import type { CommandIo } from "./commandIo.js";
 import { resolveDataDir } from "./dataFolder.js";
@@ -31,13 +31,15 @@ export async function serveCommand(options: ServeOptions, io: CommandIo): Promis
       "--keys-file needs --watch: serve previews the folder as built; give the keys to build",
     );
   }
-  const { startPreviewServer } = await import("../serve/previewServer.js");
-  const { previewExamples } = await import("../serve/previewExamples.js");
   const keys = { keysFile: options.keysFile, keysList: io.env.SPI_API_KEYS };
   const dataDir = options.watch ? resolveDataDir(options.data) : (options.data ?? "data");
   let watcher: import("../serve/siteWatcher.js").SiteWatcher | undefined;
-  let routes: import("../serve/previewServer.js").PreviewRoutes | undefined;
+  let routes: PreviewRoutes | undefined;
   if (options.watch) {
+    // Keys the builds cannot take are the command line's (or the environment's) fault: said
+    // once, exit 2, before anything is watched.
+    const { resolveApiKeys } = await import("../edge/apiKeys.js");
+    await resolveApiKeys(dataDir, keys);
     const { startSiteWatcher } = await import("../serve/siteWatcher.js");
     const { previewPage } = await import("../serve/previewPage.js");
     const { developmentKey } = await import("../serve/developmentKey.js");
@@ -59,6 +61,24 @@ export async function serveCommand(options: ServeOptions, io: CommandIo): Promis
     }
     routes = previewPage(watcher);
   }
+  try {
+    return await servePreview(options, io, dataDir, routes, watcher !== undefined);
+  } finally {
+    // Also when the preview cannot start: an open watcher would keep `dev` running for nothing.
+    routes?.close();
+    await watcher?.close();
+  }
+}
+
+async function servePreview(
+  options: ServeOptions,
+  io: CommandIo,
+  dataDir: string,
+  routes: PreviewRoutes | undefined,
+  watching: boolean,
+): Promise<ExitCode> {
+  const { startPreviewServer } = await import("../serve/previewServer.js");
+  const { previewExamples } = await import("../serve/previewExamples.js");
   const preview = await startPreviewServer({
     outDir: options.out,
     port: options.port,
@@ -66,6 +86,8 @@ export async function serveCommand(options: ServeOptions, io: CommandIo): Promis
     now: options.now,
     apiKeySha256: io.env.API_KEY_SHA256,
     routes,
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, options) ?? error;
   });
   const secretProblem = await keysSecretProblem(preview, io.env.API_KEY_SHA256);
   if (secretProblem) {
@@ -82,7 +104,7 @@ export async function serveCommand(options: ServeOptions, io: CommandIo): Promis
   const banner = [
     `spi-static: previewing ${options.out} at ${preview.origin} through its _worker.js (Ctrl-C stops)`,
   ];
-  if (watcher) {
+  if (watching) {
     banner.push(`  programme grid: ${examples.origin}/  (rebuilds on every save in ${dataDir})`);
   }
   banner.push(`  open SI:  curl ${examples.siUrl}`);
@@ -107,8 +129,33 @@ export async function serveCommand(options: ServeOptions, io: CommandIo): Promis
   io.stdout(banner.join("\n"));
   await untilAborted(io.stopSignal());
   await preview.close();
-  await watcher?.close();
   return EXIT.ok;
+}
+
+/**
+ * Why the preview cannot listen where it was told, and what to do instead: the port and address
+ * come from the command line, so this is a usage error (exit 2).
+ */
+function listenError(error: NodeJS.ErrnoException, options: ServeOptions): UsageError | undefined {
+  const where = `port ${options.port} on ${options.host}`;
+  switch (error.code) {
+    case "EADDRINUSE":
+      return new UsageError(
+        `${where} is in use (another preview or server?): choose another with --port <n>, or --port 0 for a free one`,
+      );
+    case "EACCES":
+      return new UsageError(
+        `${where} needs privileges this user lacks: choose a port above 1023 with --port <n>, or --port 0 for a free one`,
+      );
+    case "EADDRNOTAVAIL":
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new UsageError(
+        `cannot listen on ${options.host}: no address of this machine; give --host 127.0.0.1 (or 0.0.0.0 for every address)`,
+      );
+    default:
+      return undefined;
+  }
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {

@@ -1,4 +1,5 @@
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
+import { printable } from "../exit/printableText.js";
 import { UsageError } from "../exit/spiStaticError.js";
 import { firstKeyOfFile, keyFromEnvironment } from "./clientKey.js";
 import type { CommandIo } from "./commandIo.js";
@@ -44,7 +45,8 @@ export async function verifyCommand(
   }
   const lines = report.checks.map((check) => {
     const mark = !check.ok ? "✗" : check.skipped ? "-" : "✓";
-    return `${mark} ${check.name}: ${check.skipped ? "skipped, " : ""}${check.detail}`;
+    // The detail can quote what the site answered: one line, whatever it sent.
+    return `${mark} ${check.name}: ${check.skipped ? "skipped, " : ""}${printable(check.detail)}`;
   });
   const passed = report.checks.filter((c) => c.ok && !c.skipped).length;
   const failed = report.checks.filter((c) => !c.ok).length;

@@ -1,3 +1,5 @@
+import { printable } from "../exit/printableText.js";
+
 /**
  * The debug channel: `SPI_STATIC_DEBUG=load,stamp,render` (or `all`) makes the optimisations
  * observable on stderr — why a fast path gave up, why the up-to-date check rebuilt, what was
@@ -24,7 +26,11 @@ export function debugging(topic: DebugTopic): boolean {
   return enabledTopics().has(topic);
 }
 
-/** One line on stderr when `topic` is on; `message` is made only then. */
+/**
+ * One line on stderr when `topic` is on; `message` is made only then (and may quote file names
+ * and data, so its control characters are escaped as everywhere else).
+ */
 export function debug(topic: DebugTopic, message: () => string): void {
-  if (debugging(topic)) process.stderr.write(`spi-static debug ${topic}: ${message()}\n`);
+  if (debugging(topic))
+    process.stderr.write(`spi-static debug ${topic}: ${printable(message())}\n`);
 }

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../exit/spiStaticError.js";
 import { openDataFolder } from "../load/dataFolder.js";
-import { InputError, type InputProblem } from "../load/inputProblem.js";
+import { formatProblem, type InputProblem } from "../load/inputProblem.js";
 
 /**
  * A project's development key, made by `spi-static init` and git-ignored: lets `serve` and
@@ -29,6 +29,50 @@ export interface KeySources {
 
 /** No key from anywhere: the worker would answer 403 to every key, so the build refuses. */
 export class MissingKeysError extends UsageError {}
+
+/**
+ * Keys that cannot be used as given (`--keys-file`, SPI_API_KEYS, the data folder's keys file):
+ * a usage error (exit 2, as for a missing key), each bad line with its position.
+ */
+export class KeysError extends UsageError {
+  constructor(
+    readonly problems: InputProblem[],
+    readonly source: string,
+  ) {
+    super(`${problems.length} bad key(s) in ${source}:\n${problems.map(formatProblem).join("\n")}`);
+    this.name = "KeysError";
+  }
+
+  override describe(): string[] {
+    const count = this.problems.length;
+    return [
+      ...this.problems.map(formatProblem),
+      `spi-static: ${count} ${count === 1 ? "error" : "errors"} in ${this.source}; nothing was written`,
+    ];
+  }
+
+  override toJsonReport(): Record<string, unknown> {
+    return { problems: this.problems };
+  }
+}
+
+/**
+ * The text of a keys file named on the command line; one that is missing or cannot be read is
+ * a usage error naming it, not a crash.
+ */
+export async function readKeysFileText(path: string): Promise<string> {
+  return readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    const reason =
+      error.code === "ENOENT"
+        ? "no such file"
+        : error.code === "EISDIR"
+          ? "is a folder, not a keys file"
+          : error.code === "EACCES"
+            ? "cannot be read (permission denied)"
+            : error.message;
+    throw new UsageError(`--keys-file ${path}: ${reason}`);
+  });
+}
 
 export interface ApiKeys {
   /** SHA-256 of each key, lowercase hex: the only form in which keys reach the output. */
@@ -97,12 +141,12 @@ export function parseKeysList(list: string, origin: string): ParsedKeys {
 
 /** The build stops on a bad key: a worker that silently dropped one would refuse its client. */
 function keysOrThrow({ keys, problems }: ParsedKeys, source: string): string[] {
-  if (problems.length > 0) throw new InputError(problems, source);
+  if (problems.length > 0) throw new KeysError(problems, source);
   return keys;
 }
 
 async function readKeysFile(path: string): Promise<string[]> {
-  return keysOrThrow(parseKeysFile(await readFile(path, "utf8"), path), path);
+  return keysOrThrow(parseKeysFile(await readKeysFileText(path), path), path);
 }
 
 /**
@@ -148,5 +192,5 @@ async function readDataKeysFile(dataDir: string, file: string): Promise<string[]
   if ("text" in read) return keysOrThrow(parseKeysFile(read.text, file), file);
   if (read.unreadable.missing) return [];
   const { line, column, message } = read.unreadable;
-  throw new InputError([{ file, line, column, field: "", severity: "error", message }], file);
+  throw new KeysError([{ file, line, column, field: "", severity: "error", message }], file);
 }

@@ -298,6 +298,10 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   ): Promise<Response> {
     // The asset path is built from constants and validated parts, never from the request path.
     const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
+    if (asset.status >= 500) {
+      await asset.body?.cancel();
+      throw new Error(`ASSETS answered ${asset.status}`);
+    }
     if (asset.status !== 200 || asset.body === null) {
       await asset.body?.cancel();
       return failure(request, 404, "not-found", "This document is not published.", KEYED);
@@ -381,5 +385,23 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     return serveAsset(request, env, path, PRIVATE);
   }
 
-  return { fetch: handle };
+  /**
+   * The documented XML 503 whatever the ASSETS binding does (missing, throwing, rejecting,
+   * answering 5xx or no Response at all): a thrown error would get the platform's HTML page.
+   */
+  async function answer(request: Request, env: EdgeEnv): Promise<Response> {
+    try {
+      return await handle(request, env);
+    } catch {
+      return failure(
+        request,
+        503,
+        "unavailable",
+        "The documents cannot be read just now; try again later.",
+        { ...KEYED, "Retry-After": "60" },
+      );
+    }
+  }
+
+  return { fetch: answer };
 }

@@ -1,5 +1,5 @@
 /**
- * Exit codes, as documented in the README: the one table from a kind of problem to the number a
+ * Exit codes, as documented in docs/commands.md: the one table from a kind of problem to the number a
  * cron job or a script sees.
  */
 export const EXIT = {

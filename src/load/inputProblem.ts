@@ -1,3 +1,4 @@
+import { printable } from "../exit/printableText.js";
 import { SpiStaticError } from "../exit/spiStaticError.js";
 
 /** Where a value sits in an input file: what every error message points at. */
@@ -24,9 +25,10 @@ export function formatSourceRef(ref: SourceRef): string {
   return `${ref.file}:${ref.line}:${ref.column}${ref.field ? ` ${ref.field}` : ""}`;
 }
 
+/** A problem as one line of output: what came from the file (its name, keys, values) escaped. */
 export function formatProblem(problem: InputProblem): string {
   const tag = problem.severity === "warning" ? "warning: " : "";
-  return `${formatSourceRef(problem)}: ${tag}${problem.message}`;
+  return printable(`${formatSourceRef(problem)}: ${tag}${problem.message}`);
 }
 
 /**

@@ -24,9 +24,20 @@ export function parseInput<T extends z.ZodType>(
       file.error(path, `contains ${codePoint}, a character XML cannot carry; remove it`),
     );
   }
-  const result = schema.safeParse(file.value ?? {}, { error: describeIssue });
-  if (result.success) return nonXmlText.length > 0 ? undefined : result.data;
   const reported = new Set<string>();
+  const protoKeys = protoKeyPaths(file.value);
+  for (const path of protoKeys) {
+    const problem: InputProblem = {
+      ...file.locateKey(path),
+      severity: "error",
+      message: "is not a known field",
+    };
+    reported.add(problem.field);
+    problems.push(problem);
+  }
+  const result = schema.safeParse(file.value ?? {}, { error: describeIssue });
+  if (result.success)
+    return nonXmlText.length > 0 || protoKeys.length > 0 ? undefined : result.data;
   for (const issue of result.error.issues) {
     for (const problem of toProblems(schema, file, issue)) {
       if (reported.has(problem.field)) continue;
@@ -43,6 +54,32 @@ const FIELDS_ELSEWHERE: Record<string, string> = {
     " here; a locator names one broadcast event, so it is given per airing, on an episode",
 };
 
+/**
+ * Where a mapping has a key `__proto__` (`yaml` keeps it as an own key): zod leaves it out of a
+ * record without a word, so a show of that name would vanish, and nothing may be named so.
+ */
+function protoKeyPaths(value: unknown): PropertyKey[][] {
+  const found: PropertyKey[][] = [];
+  // One path, grown and shrunk on the way, as in findNonXmlText: copied only for a finding.
+  const path: PropertyKey[] = [];
+  const visit = (node: unknown) => {
+    if (node === null || typeof node !== "object") return;
+    for (const [key, item] of Array.isArray(node) ? node.entries() : Object.entries(node)) {
+      path.push(key);
+      if (key === "__proto__") found.push([...path]);
+      else visit(item);
+      path.pop();
+    }
+  };
+  visit(value);
+  return found;
+}
+
+/** Own entries only: a key named `__proto__` or `constructor` must not find Object's. */
+function fieldElsewhere(key: string): string | undefined {
+  return Object.hasOwn(FIELDS_ELSEWHERE, key) ? FIELDS_ELSEWHERE[key] : undefined;
+}
+
 function toProblems(schema: z.ZodType, file: YamlFile, issue: z.core.$ZodIssue): InputProblem[] {
   const path = issue.path as PropertyKey[];
   switch (issue.code) {
@@ -51,7 +88,7 @@ function toProblems(schema: z.ZodType, file: YamlFile, issue: z.core.$ZodIssue):
       return issue.keys.map((key) => ({
         ...file.locateKey([...path, key]),
         severity: "error",
-        message: `is not a known field${FIELDS_ELSEWHERE[key] ?? (didYouMean(key, known) || listKnown(known))}`,
+        message: `is not a known field${fieldElsewhere(key) ?? (didYouMean(key, known) || listKnown(known))}`,
       }));
     }
     case "invalid_key": {

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isIP } from "node:net";
 import type { SiteWatcher, WatchState } from "./siteWatcher.js";
 
 /** The page's own files, shipped in the package next to the other templates. */
@@ -36,6 +37,28 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 const sendJson = (res: ServerResponse, status: number, value: unknown) =>
   send(res, status, "application/json; charset=utf-8", JSON.stringify(value));
 
+/**
+ * Whether the page and its data may answer a request for this Host: `localhost` (and
+ * `*.localhost`, which browsers resolve themselves) or an IP address, never another name. A
+ * web page elsewhere can rebind its own name to 127.0.0.1 (DNS rebinding) and then read, as its
+ * own origin, what the preview serves — the development key in site.json among it; its
+ * requests still carry its name in Host. An address has no name to rebind.
+ */
+export function pageAnswersHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    isIP(hostname.replace(/^\[(.*)\]$/, "$1")) !== 0
+  );
+}
+
 export function previewPage(watcher: SiteWatcher): PreviewPage {
   const streams = new Set<ServerResponse>();
   const event = (state: WatchState) => `data: ${JSON.stringify(state)}\n\n`;
@@ -60,6 +83,15 @@ export function previewPage(watcher: SiteWatcher): PreviewPage {
       if (!ours) {
         await watcher.idle();
         return false;
+      }
+      if (!pageAnswersHost(req.headers.host)) {
+        send(
+          res,
+          403,
+          "text/plain; charset=utf-8",
+          "the preview page answers at localhost or an IP address only, not at another name (DNS rebinding)\n",
+        );
+        return true;
       }
       if (req.method !== "GET" && req.method !== "HEAD") {
         res.setHeader("Allow", "GET, HEAD");

@@ -1,5 +1,6 @@
+import { stat } from "node:fs/promises";
 import { buildSite } from "../buildSite.js";
-import type { KeySources } from "../edge/apiKeys.js";
+import { type KeySources, KeysError } from "../edge/apiKeys.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
 import type { DataReport } from "../loadAndSchedule.js";
 import { addDays } from "../time/plainDate.js";
@@ -76,6 +77,15 @@ export async function startSiteWatcher(options: SiteWatcherOptions): Promise<Sit
     const now = fixedNow ?? Date.now();
     const started = performance.now();
     let validated: DataReport | undefined;
+    if (!(await isFolder(dataDir))) {
+      // Said as such: the build would blame what it then misses (the keys, provider.yaml).
+      const problems = [
+        `spi-static: ${dataDir} is gone (moved or deleted); still serving the last build until it is back`,
+      ];
+      for (const line of problems) log(line);
+      update({ generation: state.generation + 1, ok: false, problems });
+      return;
+    }
     try {
       const summary = await buildSite({
         dataDir,
@@ -116,7 +126,7 @@ export async function startSiteWatcher(options: SiteWatcherOptions): Promise<Sit
       scheduleMidnight(scheduled.broadcaster.provider.timeZone, scheduled.today);
     } catch (error) {
       const problems =
-        error instanceof InputError
+        error instanceof InputError || error instanceof KeysError
           ? error.problems.map(formatProblem)
           : [`spi-static: ${error instanceof Error ? error.message : String(error)}`];
       for (const line of problems) log(line);
@@ -179,4 +189,8 @@ export async function startSiteWatcher(options: SiteWatcherOptions): Promise<Sit
       await running;
     },
   };
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
 }

@@ -390,7 +390,7 @@ function keysMisconfigured(response: RawResponse | undefined): string | undefine
   const reason = />([^<]*)<\/error>/.exec(response.body)?.[1] ?? "";
   return (
     `the secret holds no valid SHA-256 digest, so no key works: ${reason.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))} ` +
-    "Set it to the digests of your keys (README: Edge rules and keys)"
+    "Set it to the digests of your keys (docs/edge-rules.md, Keys)"
   );
 }
 

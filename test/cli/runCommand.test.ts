@@ -94,6 +94,9 @@ describe("runCommand: the one place a thrown error becomes output and an exit co
     });
     const usage = await failWith(new UsageError("--data x: no such folder"), true);
     expect(JSON.parse(usage.stdout)).toEqual({ ok: false, error: "--data x: no such folder" });
+    const unexpected = await failWith(new TypeError("x is undefined"), true);
+    expect(unexpected).toMatchObject({ exitCode: 3, stderr: "" });
+    expect(JSON.parse(unexpected.stdout)).toEqual({ ok: false, error: "x is undefined" });
   });
 
   it("passes a command's own exit code through", async () => {

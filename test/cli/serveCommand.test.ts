@@ -1,10 +1,14 @@
 import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { digestOfKey } from "../../src/edge/apiKeys.js";
+import { OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
+import { runCli } from "./runCli.js";
 import { runInProcess } from "./runInProcess.js";
 
 const CLI = resolve("dist/cli/main.js");
@@ -162,6 +166,38 @@ describe("spi-static serve", () => {
     expect(await stop()).toMatchObject({ exitCode: 0, stderr: "" });
   });
 
+  it("listens on a free port with --port 0 and prints the one it chose", async () => {
+    const { stdout, stop } = await serveInProcess(["--out", outDir], tmpdir());
+    const port = Number(/previewing .* at http:\/\/127\.0\.0\.1:(\d+) /.exec(stdout)?.[1]);
+    expect(port).toBeGreaterThan(0);
+    expect((await fetch(`http://127.0.0.1:${port}/${OPEN_SI_PATH}`)).status).toBe(200);
+    expect((await stop()).exitCode).toBe(0);
+  });
+
+  it("names a busy port and how to choose another, exit 2; dev then exits instead of watching on", async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
+    const port = String((taken.address() as AddressInfo).port);
+    try {
+      const serve = await runInProcess(["serve", "--out", outDir, "--port", port], tmpdir());
+      expect(serve).toEqual({
+        exitCode: 2,
+        stdout: "",
+        stderr:
+          `spi-static: port ${port} on 127.0.0.1 is in use (another preview or server?): ` +
+          "choose another with --port <n>, or --port 0 for a free one\n",
+      });
+      const dir = await mkdtemp(join(tmpdir(), "spi-dev-busy-"));
+      await cp(DATA_DIR, join(dir, "data"), { recursive: true });
+      // The real process: a watcher left open would keep it alive and this would time out.
+      const dev = await runCli(["dev", "--port", port, "--now", BUILD_NOW], dir);
+      expect(dev.code).toBe(2);
+      expect(dev.stderr).toContain(`spi-static: port ${port} on 127.0.0.1 is in use`);
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  });
+
   it("rejects a port that is not a number with a usage error", async () => {
     const result = await runInProcess(["serve", "--out", outDir, "--port", "http"], tmpdir());
     expect(result.exitCode).toBe(2);
@@ -170,6 +206,24 @@ describe("spi-static serve", () => {
 });
 
 describe("spi-static dev", () => {
+  it("names a keys file it cannot read, exit 2, before watching anything", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "spi-dev-keys-"));
+    await cp(DATA_DIR, join(dir, "data"), { recursive: true });
+    const missing = await runCli(["dev", "--port", "0", "--keys-file", "nope.txt"], dir);
+    expect(missing).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "spi-static: --keys-file nope.txt: no such file\n",
+    });
+    await writeFile(join(dir, "short.txt"), "# ours\nshort\n");
+    const bad = await runCli(["dev", "--port", "0", "--keys-file", "short.txt"], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      "short.txt:2:1 key: a key needs at least 16 characters\n" +
+        "spi-static: 1 error in short.txt; nothing was written\n",
+    );
+  });
+
   it("with invalid data and nothing built yet prints the problems and exits 1", async () => {
     const dir = await mkdtemp(join(tmpdir(), "spi-dev-cli-"));
     await cp(DATA_DIR, join(dir, "data"), { recursive: true });

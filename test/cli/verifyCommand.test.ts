@@ -12,8 +12,9 @@ describe("spi-static verify's command line", () => {
     const result = await runInProcess(["verify", "127.0.0.1:8080"], root);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain(
-      "error: command-argument value '127.0.0.1:8080' is invalid for argument 'baseUrl'. expected an http(s) URL, e.g. https://spi.example.org or http://127.0.0.1:8080",
+    expect(result.stderr).toBe(
+      "spi-static: command-argument value '127.0.0.1:8080' is invalid for argument 'baseUrl'. expected an http(s) URL, e.g. https://spi.example.org or http://127.0.0.1:8080\n" +
+        "see `spi-static verify --help`\n",
     );
   });
 

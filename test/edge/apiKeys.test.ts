@@ -4,13 +4,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   digestOfKey,
+  KeysError,
   MissingKeysError,
   type ParsedKeys,
   parseKeysFile,
   parseKeysList,
   resolveApiKeys,
 } from "../../src/edge/apiKeys.js";
-import { InputError } from "../../src/load/inputProblem.js";
+import { UsageError } from "../../src/exit/spiStaticError.js";
 import { DATA_DIR } from "./builtSite.js";
 
 const DEMO_KEY = "demo-aare-radio-0123456789";
@@ -48,8 +49,9 @@ describe("API keys", () => {
     const keysFile = join(await mkdtemp(join(tmpdir(), "spi-keys-")), "keys.txt");
     await writeFile(keysFile, "good-key-0000000001\nshort\n");
     const refused = await resolveApiKeys(DATA_DIR, { keysFile }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(InputError);
-    expect((refused as InputError).describe()).toEqual([
+    expect(refused).toBeInstanceOf(KeysError);
+    expect((refused as KeysError).exitCode).toBe(2);
+    expect((refused as KeysError).describe()).toEqual([
       `${keysFile}:2:1 key: a key needs at least 16 characters`,
       `spi-static: 1 error in ${keysFile}; nothing was written`,
     ]);
@@ -106,9 +108,15 @@ describe("API keys", () => {
     });
   });
 
-  it("a missing --keys-file is an error, not an empty key list", async () => {
-    await expect(resolveApiKeys(DATA_DIR, { keysFile: "/nonexistent/keys.txt" })).rejects.toThrow(
-      /ENOENT/,
+  it("a missing or unreadable --keys-file is a usage error naming it, not an empty key list", async () => {
+    const missing = await resolveApiKeys(DATA_DIR, { keysFile: "/nonexistent/keys.txt" }).catch(
+      (error: unknown) => error,
+    );
+    expect(missing).toBeInstanceOf(UsageError);
+    expect((missing as UsageError).exitCode).toBe(2);
+    expect((missing as UsageError).message).toBe("--keys-file /nonexistent/keys.txt: no such file");
+    await expect(resolveApiKeys(DATA_DIR, { keysFile: tmpdir() })).rejects.toThrow(
+      `--keys-file ${tmpdir()}: is a folder, not a keys file`,
     );
   });
 });

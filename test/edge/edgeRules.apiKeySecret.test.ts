@@ -98,3 +98,46 @@ describe("the API_KEY_SHA256 secret at the edge", () => {
     expect(open.status).toBe(200);
   });
 });
+
+describe("the worker when its ASSETS binding fails", () => {
+  const keyed = () =>
+    new Request("https://spi.example/radiodns/spi/3.1/SI.xml", {
+      headers: { authorization: `ClientIdentifier ${BUILD_KEY}` },
+    });
+  const open = () => new Request("https://spi.example/radiodns/spi/3.1/SI.xml");
+  const bindings: [string, unknown][] = [
+    ["missing", undefined],
+    ["without fetch", {}],
+    [
+      "throwing",
+      {
+        fetch: () => {
+          throw new TypeError("binding gone");
+        },
+      },
+    ],
+    ["rejecting", { fetch: async () => Promise.reject(new Error("network")) }],
+    ["answering 500", { fetch: async () => new Response("oops", { status: 500 }) }],
+    ["answering no Response", { fetch: async () => undefined }],
+  ];
+
+  it.each(bindings)("answers its documented XML 503 when the binding is %s", async (_, binding) => {
+    for (const request of [keyed(), open()]) {
+      const response = await worker.fetch(request, { ASSETS: binding } as EdgeEnv);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
+      expect(response.headers.get("cache-control")).toBe("private, no-store");
+      expect(response.headers.get("retry-after")).toBe("60");
+      expect(await response.text()).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?>\n' +
+          '<error status="503" code="unavailable">The documents cannot be read just now; try again later.</error>\n',
+      );
+    }
+  });
+
+  it("still answers 404 for a document the binding does not have", async () => {
+    const notFound = { fetch: async () => new Response("", { status: 404 }) };
+    const response = await worker.fetch(open(), { ASSETS: notFound } as EdgeEnv);
+    expect(response.status).toBe(404);
+  });
+});

@@ -1,4 +1,5 @@
 import { cp, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +67,34 @@ describe("the preview page's routes", () => {
     expect((await fetch(`${preview.origin}/`, { method: "POST" })).status).toBe(405);
     const files = await listFiles(join(dir, "out"));
     expect(files.filter((name) => /\.(html|css)$|^epg/.test(name))).toEqual([]);
+  });
+
+  it("answer only at localhost or an address, so no page elsewhere reads the key by DNS rebinding", async () => {
+    const { port } = new URL(preview.origin);
+    const statusFor = (host: string, path: string) =>
+      new Promise<number>((done, fail) => {
+        const req = request({ host: "127.0.0.1", port, path, headers: { host } }, (res) => {
+          res.resume();
+          done(res.statusCode ?? 0);
+        });
+        req.on("error", fail);
+        req.end();
+      });
+    for (const path of ["/", "/_preview/site.json", "/_preview/day/2026-11-23.json"]) {
+      for (const host of [
+        "attacker.example",
+        `rebound.example:${port}`,
+        "127.0.0.1.nip.io",
+        "localhost.example",
+      ]) {
+        expect(await statusFor(host, path), `${host} ${path}`).toBe(403);
+      }
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, "[::1]", "app.localhost"]) {
+        expect(await statusFor(host, path), `${host} ${path}`).toBe(200);
+      }
+    }
+    // The API itself answers any name, as at the edge: its keyed documents need the key.
+    expect(await statusFor("attacker.example", `/${OPEN_SI_PATH}`)).toBe(200);
   });
 
   it("leave every API path to the edge rules", async () => {

@@ -1,7 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { connect } from "node:net";
-import { networkInterfaces, tmpdir } from "node:os";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/buildSite.js";
 import { digestOfKey } from "../../src/edge/apiKeys.js";
@@ -12,6 +12,12 @@ import {
 } from "../../src/serve/previewServer.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
+import {
+  makeNamespacePair,
+  type NamespacePair,
+  SERVER_ADDRESS,
+  startInNamespace,
+} from "./namespacePair.js";
 
 const FIRST_KEY = "preview-key-first-0001";
 const SECOND_KEY = "preview-key-second-002";
@@ -30,9 +36,9 @@ async function build(keys: string) {
 }
 
 /** One request written by hand, for request lines and headers a client library would not send. */
-function rawRequest(port: number, text: string, address = "127.0.0.1"): Promise<string> {
+function rawRequest(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, address, () => socket.write(text));
+    const socket = connect(port, "127.0.0.1", () => socket.write(text));
     const chunks: Buffer[] = [];
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
@@ -126,39 +132,63 @@ describe("the preview server", () => {
   });
 });
 
-/** An address of this machine that is not loopback: connections from it are not local. */
-const outsideAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((info) => info?.family === "IPv4" && !info.internal)?.address;
+/** A request written by hand and sent from inside a namespace; prints what came back. */
+const RAW_CLIENT = `
+const [address, port, text] = process.argv.slice(1);
+const socket = require("node:net").connect(Number(port), address, () => socket.write(text));
+socket.pipe(process.stdout);
+socket.on("error", (error) => { console.error(error.message); process.exit(1); });
+`;
 
 describe("the loopback exception for keys over http", () => {
   const keyedRequest = (host: string) =>
     `GET /${OPEN_SI_PATH} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ClientIdentifier ${FIRST_KEY}\r\nConnection: close\r\n\r\n`;
+  let namespaces: NamespacePair | string = "not made yet";
+  beforeAll(async () => {
+    namespaces = await makeNamespacePair();
+  });
+  afterAll(async () => {
+    if (typeof namespaces !== "string") await namespaces.remove();
+  });
 
-  it.skipIf(outsideAddress === undefined)(
-    "follows the connection's address, not the Host header: a remote client saying Host: localhost gets 400",
-    async () => {
-      const open = await startPreviewServer({
+  it("follows the connection's address, not the Host header: a remote client saying Host: localhost gets 400", async (context) => {
+    // The preview listens inside a namespace of its own, and the remote client is in another,
+    // joined by a veth pair: a real remote connection, with no traffic to this machine's addresses.
+    if (typeof namespaces === "string") return context.skip(namespaces);
+    const pair = namespaces;
+    const port = "8080";
+    const serve = await startInNamespace(
+      pair.server,
+      [
+        process.execPath,
+        resolve("dist/cli/main.js"),
+        "serve",
+        "--out",
         outDir,
-        port: 0,
-        host: "0.0.0.0",
-        now: Date.parse(BUILD_NOW),
-      });
-      try {
-        const port = Number(new URL(open.origin).port);
-        for (const host of ["localhost", `127.0.0.1:${port}`, "[::1]", "127.1", "a.localhost"]) {
-          const remote = await rawRequest(port, keyedRequest(host), outsideAddress);
-          expect(remote, host).toMatch(/^HTTP\/1\.1 400 /);
-          expect(remote).toContain('code="https-required"');
-        }
-        const local = await rawRequest(port, keyedRequest("localhost"));
-        expect(local).toMatch(/^HTTP\/1\.1 200 /);
-        expect(local).toContain('<bearer id="http');
-      } finally {
-        await open.close();
+        "--host",
+        "0.0.0.0",
+        "--port",
+        port,
+        "--now",
+        BUILD_NOW,
+      ],
+      "open SI:",
+    );
+    try {
+      const ask = (namespace: string, address: string, text: string) =>
+        pair.exec(namespace, [process.execPath, "-e", RAW_CLIENT, address, port, text]);
+      for (const host of ["localhost", `127.0.0.1:${port}`, "[::1]", "127.1", "a.localhost"]) {
+        const remote = await ask(pair.client, SERVER_ADDRESS, keyedRequest(host));
+        expect(remote, host).toMatch(/^HTTP\/1\.1 400 /);
+        expect(remote).toContain('code="https-required"');
       }
-    },
-  );
+      const local = await ask(pair.server, "127.0.0.1", keyedRequest("localhost"));
+      expect(local).toMatch(/^HTTP\/1\.1 200 /);
+      expect(local).toContain('<bearer id="http');
+    } finally {
+      await serve.stop();
+    }
+  });
 
   it("gives a remote client its own address as the origin when its Host looks like loopback", () => {
     const fallback = "http://0.0.0.0:8080";

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rename, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -126,4 +126,60 @@ describe("serve --watch's builder", () => {
       expect(bern?.blocks.find((b) => b.type === "gap")?.time).toBe(`${end}–13:00`);
     }
   });
+
+  it("watches schedules/ again when a new folder replaces it (re-running import, switching branches)", async () => {
+    const schedules = join(dir, "data/schedules");
+    await cp(schedules, `${schedules}.new`, { recursive: true });
+    await rename(schedules, `${schedules}.old`);
+    await rename(`${schedules}.new`, schedules);
+    await rm(`${schedules}.old`, { recursive: true });
+    await settled();
+    await writeFile(schedule(), original.replace(LUNCH, LUNCH.replace("12:00", "12:10")));
+    await until(() => lunchStart() === "12:10");
+  });
+
+  it("says the data folder is gone when it is, serves the last build, and watches it again when it is back", async () => {
+    const data = join(dir, "data");
+    await rename(data, `${data}.away`);
+    const gone = await until(() => watcher.state().problems.some((p) => p.includes("is gone")));
+    expect(gone.ok).toBe(false);
+    expect(gone.problems).toEqual([
+      `spi-static: ${data} is gone (moved or deleted); still serving the last build until it is back`,
+    ]);
+    expect(lunchStart()).toBe("12:10");
+    await cp(`${data}.away`, data, { recursive: true });
+    await until(() => watcher.state().ok);
+    await settled();
+    await writeFile(schedule(), original.replace(LUNCH, LUNCH.replace("12:00", "12:20")));
+    await until(() => lunchStart() === "12:20");
+  });
 });
+
+/** When the lunchtime show starts on Bern's first day, as the preview's model shows it. */
+function lunchStart(): string | undefined {
+  const bern = watcher
+    .model()
+    ?.day("2026-11-23")
+    ?.rows.find((r) => r.serviceId === "bern");
+  const lunch = bern?.blocks.find((b) => b.type !== "gap" && /^12:/.test(b.time));
+  return lunch?.time.slice(0, 5);
+}
+
+/** Resolves with the state once `done()` holds after a finished build; fails after 15 s. */
+async function until(done: () => boolean): Promise<WatchState> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    await watcher.idle();
+    if (done()) return watcher.state();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`not reached; the watcher's state: ${JSON.stringify(watcher.state())}`);
+}
+
+/** No build running or waiting for a quiet moment: what follows is a save of its own. */
+async function settled(): Promise<void> {
+  const before = watcher.state().generation;
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await watcher.idle();
+  if (watcher.state().generation !== before) await settled();
+}

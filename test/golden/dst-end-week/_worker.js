@@ -198,6 +198,10 @@ function createEdgeWorker(site) {
     async function serveAsset(request, env, path, cacheControl) {
         // The asset path is built from constants and validated parts, never from the request path.
         const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
+        if (asset.status >= 500) {
+            await asset.body?.cancel();
+            throw new Error(`ASSETS answered ${asset.status}`);
+        }
         if (asset.status !== 200 || asset.body === null) {
             await asset.body?.cancel();
             return failure(request, 404, "not-found", "This document is not published.", KEYED);
@@ -270,7 +274,19 @@ function createEdgeWorker(site) {
             .replace("{date}", target.date);
         return serveAsset(request, env, path, PRIVATE);
     }
-    return { fetch: handle };
+    /**
+     * The documented XML 503 whatever the ASSETS binding does (missing, throwing, rejecting,
+     * answering 5xx or no Response at all): a thrown error would get the platform's HTML page.
+     */
+    async function answer(request, env) {
+        try {
+            return await handle(request, env);
+        }
+        catch {
+            return failure(request, 503, "unavailable", "The documents cannot be read just now; try again later.", { ...KEYED, "Retry-After": "60" });
+        }
+    }
+    return { fetch: answer };
 }
 
 export default createEdgeWorker({
