@@ -69,7 +69,7 @@ function devKeysFile(): string {
   return `# The development API key of this project, made by \`spi-static init\`. \`spi-static build\` uses it
 # when no keys are given (--keys-file, SPI_API_KEYS), so the preview and verify work at once:
 #   npx spi-static verify http://127.0.0.1:8080 --keys-file data/${DEV_KEYS_FILE}
-# Git-ignored; only its SHA-256 digest reaches out/. Never deploy with it (README: "Edge rules and keys").
+# Git-ignored; only its SHA-256 digest reaches out/. Never deploy with it (docs/edge-rules.md, "Keys").
 dev-${randomBytes(16).toString("hex")}
 `;
 }
