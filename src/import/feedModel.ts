@@ -87,6 +87,8 @@ export interface FeedService extends FeedDescribed {
 
 export interface FeedServiceInformation {
   source: string;
+  /** The document's creationTime (UTC ms), which tells the newest of several SI documents. */
+  creationTime: number | undefined;
   originator: string | undefined;
   language: string;
   provider: FeedDescribed | undefined;

@@ -2,10 +2,13 @@ import { SPI_BASE } from "../site/siteContract.js";
 import { addDays, compactDate, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
 import { fetchExactly } from "../verify/fetchExactly.js";
+import { decodeXml } from "./decodeXml.js";
+import { FeedError, notWellFormed } from "./feedError.js";
+import type { FeedBudget } from "./feedLimits.js";
 import type { ImportNote } from "./importNote.js";
-import { type FeedDocument, FeedError } from "./parseFeedDocuments.js";
+import type { FeedDocument } from "./parseFeedDocuments.js";
 import { readServiceInformation } from "./readServiceInformation.js";
-import { parseXml } from "./xmlTree.js";
+import { parseXml, XmlSyntaxError } from "./xmlTree.js";
 
 export interface LiveFeedOptions {
   /** The API root, e.g. https://spi.example.org. */
@@ -16,6 +19,7 @@ export interface LiveFeedOptions {
   now: number;
   /** Today is the date in this zone. */
   timeZone: string;
+  /** Bounds each request as a whole, first byte to last. */
   timeoutMs: number;
 }
 
@@ -31,6 +35,7 @@ const PARALLEL_REQUESTS = 4;
  */
 export async function fetchLiveFeed(
   options: LiveFeedOptions,
+  budget: FeedBudget,
   notes: ImportNote[],
 ): Promise<FeedDocument[]> {
   const base = new URL(options.baseUrl);
@@ -41,11 +46,22 @@ export async function fetchLiveFeed(
   };
   const get = async (path: string) => {
     const url = `${base.origin}${prefix}/${path}`;
+    let response: Awaited<ReturnType<typeof fetchExactly>>;
     try {
-      const response = await fetchExactly(base, `${prefix}/${path}`, headers, options.timeoutMs);
-      return { url, path, ...response };
+      response = await fetchExactly(base, `${prefix}/${path}`, headers, {
+        timeoutMs: options.timeoutMs,
+        maxBytes: budget.limits.documentBytes,
+      });
     } catch (error) {
-      throw new FeedError(`GET ${url}: ${(error as Error).message}`);
+      throw new FeedError(`GET ${url}: ${(error as Error).message}`, notes);
+    }
+    if (response.status !== 200) return { url, path, status: response.status, text: "" };
+    budget.take(response.bytes.length, url);
+    try {
+      return { url, path, status: response.status, text: decodeXml(response.bytes, url) };
+    } catch (error) {
+      if (error instanceof XmlSyntaxError) throw notWellFormed(error, notes);
+      throw error;
     }
   };
 
@@ -55,10 +71,16 @@ export async function fetchLiveFeed(
       `GET ${si.url}: ${si.status}${si.status === 403 ? " (the key was refused)" : ""}`,
     );
   }
-  const documents: FeedDocument[] = [{ source: si.url, path: si.path, text: si.body }];
-  const services = readServiceInformation(parseXml(si.body, si.url)).services.flatMap((s) =>
-    s.radiodns ? [s.radiodns] : [],
-  );
+  const documents: FeedDocument[] = [{ source: si.url, path: si.path, text: si.text }];
+  let services: { fqdn: string; serviceIdentifier: string }[];
+  try {
+    services = readServiceInformation(parseXml(si.text, si.url)).services.flatMap((s) =>
+      s.radiodns ? [s.radiodns] : [],
+    );
+  } catch (error) {
+    if (error instanceof XmlSyntaxError) throw notWellFormed(error, notes);
+    throw error;
+  }
   const today = localDateOf(options.timeZone, options.now);
   const days = dateRange(addDays(today, -WINDOW_DAYS), addDays(today, WINDOW_DAYS));
   const requests: { path: string; day: PlainDate }[] = services.flatMap(
@@ -70,13 +92,15 @@ export async function fetchLiveFeed(
   );
   const answers: (FeedDocument | undefined)[] = new Array(requests.length);
   let next = 0;
+  // Once one request has failed the import stops: the other workers ask for nothing more.
+  let failed = false;
   const worker = async () => {
-    for (let i = next++; i < requests.length; i = next++) {
+    for (let i = next++; i < requests.length && !failed; i = next++) {
       const request = requests[i];
       if (!request) continue;
       const answer = await get(request.path);
       if (answer.status === 200) {
-        answers[i] = { source: answer.url, path: answer.path, text: answer.body };
+        answers[i] = { source: answer.url, path: answer.path, text: answer.text };
       } else if (answer.status === 401 || answer.status === 403) {
         throw new FeedError(
           `GET ${answer.url}: ${answer.status}: PI needs a valid key (--key, --keys-file or $SPI_IMPORT_KEY)`,
@@ -86,6 +110,13 @@ export async function fetchLiveFeed(
       }
     }
   };
-  await Promise.all(Array.from({ length: PARALLEL_REQUESTS }, worker));
+  await Promise.all(
+    Array.from({ length: PARALLEL_REQUESTS }, () =>
+      worker().catch((error: unknown) => {
+        failed = true;
+        throw error;
+      }),
+    ),
+  );
   return [...documents, ...answers.filter((d): d is FeedDocument => d !== undefined)];
 }

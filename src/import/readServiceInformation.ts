@@ -15,6 +15,7 @@ import {
   readMediaDescriptions,
   readNames,
 } from "./readSpiElements.js";
+import { parseTimePoint } from "./spiTimes.js";
 import { type XmlElement, XmlSyntaxError } from "./xmlTree.js";
 
 /** An SI document (`serviceInformation`): the provider and its services. */
@@ -25,14 +26,16 @@ export function readServiceInformation(root: XmlElement): FeedServiceInformation
       root.position,
     );
   }
-  // Not data: every build writes its own.
-  root.attribute("creationTime");
+  // Not data (every build writes its own), but it tells which of several SI is the newest.
+  const created = root.attribute("creationTime")?.trim() ?? "";
   root.attribute("version");
   const language = root.language() ?? DEFAULT_LANGUAGE;
   const services = root.children("services");
   const provider = services.flatMap((s) => s.children("serviceProvider"))[0];
   return {
     source: root.position.source,
+    // A time without a zone is read as UTC: only to compare SI documents, never published.
+    creationTime: parseTimePoint(created) ?? parseTimePoint(`${created}Z`),
     originator: root.attribute("originator"),
     language,
     provider: provider ? readDescribed(provider) : undefined,
