@@ -150,6 +150,8 @@ export interface FeedProgrammeInformation {
   language: string;
   /** The scope's start and stop (UTC ms), when given. */
   scope: { start: number; stop: number } | undefined;
+  /** The scope's serviceScope ids (bearer ids): which service, where the path does not say. */
+  serviceScopes: string[];
   programmes: FeedProgramme[];
 }
 

@@ -42,6 +42,13 @@ export function parseFeedDocuments(documents: readonly FeedDocument[], notes: Im
       if (error instanceof XmlSyntaxError) throw notWellFormed(error, notes);
       throw error;
     }
+    if (root.epgVersion1) {
+      notes.push({
+        origin: originOf(root.position),
+        message:
+          "an EPG 1.x document (TS 102 818 V1 namespaces): read as SPI 3.1, and what 3.1 cannot say is noted",
+      });
+    }
     if (root.namespace !== SPI_NAMESPACE) {
       notes.push({
         origin: originOf(root.position),
@@ -59,7 +66,13 @@ export function parseFeedDocuments(documents: readonly FeedDocument[], notes: Im
       });
     } else if (root.name === "epg" && root.childElements.some((c) => c.name === "schedule")) {
       const pi = readProgrammeInformation(root, notes);
-      programmeInformation.push({ document: pi, ...locateProgrammeInformation(document.path) });
+      const located = locateProgrammeInformation(document.path);
+      // A path that does not say which service: the scope's one serviceScope may.
+      const [scoped] = pi.serviceScopes;
+      if (!located.serviceKey && scoped !== undefined && pi.serviceScopes.length === 1) {
+        located.serviceKey = { kind: "bearer", bearerId: scoped.toLowerCase() };
+      }
+      programmeInformation.push({ document: pi, ...located });
       append(notes, unreadOf(root));
     } else {
       notes.push({

@@ -5,6 +5,7 @@ import type {
   FeedProgrammeInformation,
 } from "./feedModel.js";
 import type { ImportNote } from "./importNote.js";
+import { dabIdOfEpg1 } from "./readServiceInformation.js";
 import {
   DEFAULT_LANGUAGE,
   integerAttribute,
@@ -34,6 +35,7 @@ export function readProgrammeInformation(
   const first = schedules[0];
   const programmes: FeedProgramme[] = [];
   let scope: FeedProgrammeInformation["scope"];
+  const serviceScopes: string[] = [];
   for (const schedule of schedules) {
     schedule.attribute("creationTime");
     schedule.attribute("version");
@@ -43,6 +45,10 @@ export function readProgrammeInformation(
       const start = parseTimePoint(scopeElement.attribute("startTime") ?? "");
       const stop = parseTimePoint(scopeElement.attribute("stopTime") ?? "");
       if (start !== undefined && stop !== undefined) scope = { start, stop };
+      for (const serviceScope of scopeElement.children("serviceScope")) {
+        const id = serviceScope.attribute("id")?.trim();
+        if (id) serviceScopes.push(dabIdOfEpg1(id));
+      }
     }
     for (const programme of schedule.children("programme")) {
       programmes.push(...readProgramme(programme, notes));
@@ -53,6 +59,7 @@ export function readProgrammeInformation(
     originator: first?.attribute("originator"),
     language: first?.language() ?? root.language() ?? DEFAULT_LANGUAGE,
     scope,
+    serviceScopes,
     programmes,
   };
 }
@@ -73,8 +80,15 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
     genres: readGenres(element),
     keywords: readKeywords(element),
     memberOf: element.children("memberOf").flatMap((m) => {
-      m.attribute("shortId");
-      const id = m.attribute("id");
+      // EPG 1.x names the group's CRID `crid`.
+      const id = m.attribute("id") ?? m.attribute("crid");
+      const shortId = m.attribute("shortId")?.trim();
+      if (shortId !== undefined && shortId !== "0") {
+        notes.push({
+          origin: originOf(m.position),
+          message: `memberOf shortId ${shortId} is not kept: the build writes 0 (its CRID is kept, which clients use)`,
+        });
+      }
       return id === undefined ? [] : [id.trim()];
     }),
     links: readLinks(element),

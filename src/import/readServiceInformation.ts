@@ -30,7 +30,8 @@ export function readServiceInformation(root: XmlElement): FeedServiceInformation
   const created = root.attribute("creationTime")?.trim() ?? "";
   root.attribute("version");
   const language = root.language() ?? DEFAULT_LANGUAGE;
-  const services = root.children("services");
+  // EPG 1.x lists services by ensemble: the ensemble's own names and frequencies stay unread.
+  const services = [...root.children("services"), ...root.children("ensemble")];
   const provider = services.flatMap((s) => s.children("serviceProvider"))[0];
   return {
     source: root.position.source,
@@ -99,23 +100,37 @@ function readService(element: XmlElement): FeedService {
     ...described,
     language: firstName?.language ?? element.language() ?? DEFAULT_LANGUAGE,
     genres: readGenres(element),
-    bearers: element.children("bearer").flatMap((bearer): FeedBearer[] => {
-      const id = bearer.attribute("id");
-      if (id === undefined) return [];
-      return [
-        {
-          id: id.trim(),
-          cost: integerAttribute(bearer, "cost"),
-          offset: integerAttribute(bearer, "offset"),
-          mimeValue: bearer.attribute("mimeValue"),
-          bitrate: integerAttribute(bearer, "bitrate"),
-          origin: originOf(bearer.position),
-        },
-      ];
-    }),
+    bearers: [...element.children("bearer"), ...element.children("serviceID")].flatMap(
+      (bearer): FeedBearer[] => {
+        const id = bearer.attribute("id");
+        if (id === undefined) return [];
+        return [
+          {
+            id: bearer.name === "serviceID" ? dabIdOfEpg1(id.trim()) : id.trim(),
+            cost: integerAttribute(bearer, "cost"),
+            offset: integerAttribute(bearer, "offset"),
+            mimeValue: bearer.attribute("mimeValue"),
+            bitrate: integerAttribute(bearer, "bitrate"),
+            origin: originOf(bearer.position),
+          },
+        ];
+      },
+    ),
     radiodns:
       fqdn !== undefined && serviceIdentifier !== undefined
         ? { fqdn: fqdn.trim(), serviceIdentifier: serviceIdentifier.trim() }
         : undefined,
   };
+}
+
+/**
+ * EPG 1.x's serviceID (`e1.c181.c2a1.0`: ECC, EId, SId, SCIdS) as an SPI 3.1 DAB bearer id
+ * (`dab:ce1.c181.c2a1.0`): the GCC is the SId's country id followed by the ECC.
+ */
+export function dabIdOfEpg1(id: string): string {
+  const parts = /^([0-9a-f]{2})\.([0-9a-f]{4})\.([0-9a-f]{4}|[0-9a-f]{8})\.([0-9a-f])$/i.exec(id);
+  if (!parts) return id;
+  const [, ecc = "", eid, sid = "", scids] = parts;
+  const countryId = sid.length === 8 ? sid[2] : sid[0];
+  return `dab:${countryId}${ecc}.${eid}.${sid}.${scids}`.toLowerCase();
 }

@@ -2,6 +2,13 @@ import sax from "sax";
 
 /** The SPI 3.1 namespace; elements of any other namespace are not SPI and are reported. */
 export const SPI_NAMESPACE = "http://www.worlddab.org/schemas/spi/31";
+/**
+ * EPG 1.x (TS 102 818 V1, RadioEPG 1.0): the schedule, SI and data-type namespaces, some
+ * published with https. Their elements are read as SPI 3.1's of the same name, which they
+ * mostly are; the readers handle what differs, and `epgVersion1` says a document was one.
+ */
+const EPG1_NAMESPACE =
+  /^https?:\/\/www\.worlddab\.org\/schemas\/(epgSchedule|epgSI|epgDataTypes)\/\d+$/;
 const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
 const XMLNS_NAMESPACE = "http://www.w3.org/2000/xmlns/";
 const XSI_NAMESPACE = "http://www.w3.org/2001/XMLSchema-instance";
@@ -20,7 +27,10 @@ export interface XmlPosition {
  */
 export class XmlElement {
   readonly name: string;
+  /** SPI_NAMESPACE for SPI 3.1 and EPG 1.x elements alike. */
   readonly namespace: string;
+  /** The element is of an EPG 1.x namespace. */
+  readonly epgVersion1: boolean;
   readonly position: XmlPosition;
   readonly parent: XmlElement | undefined;
   readonly childElements: XmlElement[] = [];
@@ -37,13 +47,19 @@ export class XmlElement {
     parent: XmlElement | undefined,
   ) {
     this.name = name;
-    this.namespace = namespace;
+    this.epgVersion1 = EPG1_NAMESPACE.test(namespace);
+    this.namespace = this.epgVersion1 ? SPI_NAMESPACE : namespace;
     this.position = position;
     this.parent = parent;
   }
 
   setAttribute(name: string, value: string): void {
     this.attributes.set(name, value);
+  }
+
+  /** An attribute's value without marking it read: a reader that may yet refuse the value. */
+  peekAttribute(name: string): string | undefined {
+    return this.attributes.get(name);
   }
 
   /** An attribute's value (`xml:lang` by that name); marks it read. */
@@ -99,7 +115,11 @@ export class XmlElement {
         if (element.readAttributes.has(name) || name === "xmlns" || name.startsWith("xmlns:"))
           continue;
         if (name.startsWith("xsi:")) continue;
-        found.push({ position: element.position, what: `attribute ${name} of <${element.name}>` });
+        const value = JSON.stringify(element.attributes.get(name) ?? "");
+        found.push({
+          position: element.position,
+          what: `attribute ${name}=${value.length > 60 ? `${value.slice(0, 57)}…"` : value} of <${element.name}>`,
+        });
       }
       for (let i = element.childElements.length - 1; i >= 0; i--) {
         const child = element.childElements[i] as XmlElement;

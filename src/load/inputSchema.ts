@@ -406,7 +406,14 @@ export const fmBearerSchema = z.strictObject({
 export const streamSchema = z.strictObject({
   url: httpUrl,
   mimeValue: mediaType,
-  bitrate: z.number().int().positive(),
+  bitrate: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "In kbit/s, for a constant-bitrate stream; leave it out for HLS, DASH and VBR streams (TS 102 818 V3.5.1 §5.11.4).",
+    ),
   cost: bearerCost.optional(),
   offset: z.number().int().min(0).optional(),
 });

@@ -21,8 +21,8 @@ describe("parseXml", () => {
     );
     root.child("schedule")?.child("programme")?.attribute("id");
     expect(root.unread().map((u) => `${u.position.line}:${u.position.column} ${u.what}`)).toEqual([
-      "2:3 attribute originator of <schedule>",
-      "3:5 attribute extra of <programme>",
+      '2:3 attribute originator="A" of <schedule>',
+      '3:5 attribute extra="1" of <programme>',
       "3:44 element <geolocation>",
       "5:3 element <note> of namespace <urn:other>",
     ]);

@@ -253,7 +253,8 @@ const fmBearer = fc.record(
 );
 const stream = fc.record(
   { url: httpUrl, mimeValue: mediaType, bitrate: fc.integer({ min: 1, max: 320 }) },
-  { requiredKeys: ["url", "mimeValue", "bitrate"] },
+  // bitrate is optional: an HLS, DASH or VBR stream leaves it out (TS 102 818 V3.5.1 §5.11.4).
+  { requiredKeys: ["url", "mimeValue"] },
 );
 
 const genre = fc.record(
