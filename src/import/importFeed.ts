@@ -59,6 +59,16 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     });
   }
   const host = radiodnsHost ?? "rdns.example.org";
+  // The data has one RadioDNS host; a service published under another cannot keep its own.
+  for (const service of si.services) {
+    const fqdn = service.radiodns?.fqdn.toLowerCase();
+    if (fqdn !== undefined && fqdn !== host) {
+      notes.push({
+        origin: service.origin,
+        message: `RadioDNS fqdn ${fqdn} is not kept: the data has one radiodnsHost (${host}) for all services, so this service's PI moves to id/${host}/… and the CNAMEs that point its bearers at ${fqdn} no longer agree with the SI`,
+      });
+    }
+  }
   const cridAuthority = mostCommon(
     allProgrammes.flatMap((p) => {
       const authority = /^crid:\/\/([^/]+)\//i.exec(p.crid)?.[1]?.toLowerCase();

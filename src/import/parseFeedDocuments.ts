@@ -128,7 +128,7 @@ function chooseServiceInformation(
   for (const other of ignored) {
     notes.push({
       origin: other.si.source,
-      message: `SI not used (${other.si.services.length} services${other.si.creationTime !== undefined ? `, creationTime ${isoOf(other.si.creationTime)}` : ""}): ${chosen.si.source} is`,
+      message: `SI not used (${other.si.services.length} services${other.si.creationTime !== undefined ? `, creationTime ${isoOf(other.si.creationTime)}` : ""}): the one used is ${chosen.si.source}`,
     });
   }
   return chosen;

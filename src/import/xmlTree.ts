@@ -220,6 +220,12 @@ export function parseXml(text: string, source: string): XmlElement {
         positionOf(at),
       );
     }
+    if (/^(Unclosed root tag|Unexpected end)/.test(message) && current) {
+      throw new XmlSyntaxError(
+        `the document ends inside <${current.name}>: it was cut short`,
+        stoppedAt(),
+      );
+    }
     throw new XmlSyntaxError(message, stoppedAt());
   };
   parser.ondoctype = () => {

@@ -54,7 +54,7 @@ describe("parseXml", () => {
       return "read";
     };
     expect(at(`<epg ${NS}>\n<schedule>\n<programme id="crid://a/1">`)).toBe(
-      "3:27 Unclosed root tag",
+      "3:27 the document ends inside <programme>: it was cut short",
     );
     expect(at(`<epg ${NS}>\n<schedule>\n</Schedule>\n</epg>\n\n\n`)).toBe(
       "3:1 </Schedule> does not close <schedule> (names are case-sensitive)",
