@@ -94,7 +94,10 @@ export function importService(
     });
   }
   const links = importLinks(texts.links, notes);
-  const { dab, fm, streams } = importBearers(service.bearers, claimed, notes);
+  const { streams, ...bearers } = importBearers(service.bearers, claimed, notes);
+  const broadcast = Object.fromEntries(
+    Object.entries(bearers).filter(([, list]) => list.length > 0),
+  ) as Bearers;
   return {
     id,
     name: { ...names, short },
@@ -104,17 +107,16 @@ export function importService(
     genres,
     ...(keywords.length > 0 ? { keywords } : {}),
     ...(links.length > 0 ? { links } : {}),
-    ...(dab.length + fm.length > 0
-      ? { bearers: { ...(dab.length ? { dab } : {}), ...(fm.length ? { fm } : {}) } }
-      : {}),
+    ...(Object.keys(broadcast).length > 0 ? { bearers: broadcast } : {}),
     ...(streams.length > 0 ? { streams } : {}),
     ...(Object.keys(translations).length > 0 ? { translations } : {}),
     ...geolocationOf(service.geolocation, notes),
   };
 }
 
-type DabBearers = NonNullable<NonNullable<ServiceInput["bearers"]>["dab"]>;
-type FmBearers = NonNullable<NonNullable<ServiceInput["bearers"]>["fm"]>;
+type Bearers = NonNullable<ServiceInput["bearers"]>;
+type DabBearers = NonNullable<Bearers["dab"]>;
+type FmBearers = NonNullable<Bearers["fm"]>;
 
 /** RadioDNS 1.0's FM form: the ISO 3166 country instead of the GCC (`fm:ch.4f15.09210`). */
 export const FM_COUNTRY_FORM = /^fm:([a-z]{2})\.([0-9a-f]{4})\.(\d{5})$/;
@@ -129,16 +131,17 @@ function importBearers(
   bearers: readonly FeedBearer[],
   claimed: Set<string>,
   notes: ImportNote[],
-): { dab: DabBearers; fm: FmBearers; streams: NonNullable<ServiceInput["streams"]> } {
+): Required<Bearers> & { streams: NonNullable<ServiceInput["streams"]> } {
   const dab: DabBearers = [];
   const fm: FmBearers = [];
+  const others: Required<Pick<Bearers, "hd" | "drm" | "amss">> = { hd: [], drm: [], amss: [] };
   const streams: NonNullable<ServiceInput["streams"]> = [];
   const ids = bearers.map((b) => b.id.toLowerCase());
   for (const bearer of bearers) {
     const id = bearer.id.toLowerCase();
     const note = (message: string) => notes.push({ origin: bearer.origin, message });
     const offset = bearer.offset !== undefined ? { offset: bearer.offset } : {};
-    if (/^(dab|fm):/.test(id)) {
+    if (/^(dab|fm|hd|drm|amss):/.test(id)) {
       const country = FM_COUNTRY_FORM.exec(id);
       if (country) {
         const [, , pi, frequency] = country;
@@ -164,11 +167,33 @@ function importBearers(
         note(`bearer ${bearer.id} is not imported: an earlier service of the SI has it`);
         continue;
       }
-      claimed.add(id);
       if (parsed?.system === "fm") {
+        claimed.add(id);
         fm.push({ id, ...cost(bearer.cost, 50), ...offset });
         continue;
       }
+      if (parsed?.system === "hd" || parsed?.system === "drm" || parsed?.system === "amss") {
+        // No default cost for these: the feed's, else the FM default, noted.
+        if (bearer.cost === undefined) {
+          note(
+            `bearer ${bearer.id} has no cost (TS 102 818 table 10 requires one): imported with cost 50`,
+          );
+        }
+        const given = { id, cost: bearer.cost ?? 50, ...offset };
+        if (parsed.system === "drm") {
+          const mimeValue = bearer.mimeValue?.trim();
+          if (!mimeValue || mediaTypeProblem(mimeValue) !== undefined) {
+            note(
+              `DRM bearer ${bearer.id} is not imported: it needs the audio's mimeValue (TS 102 818 §5.11.3)`,
+            );
+            continue;
+          }
+          others.drm.push({ ...given, mimeValue });
+        } else others[parsed.system].push(given);
+        claimed.add(id);
+        continue;
+      }
+      claimed.add(id);
       const mimeValue = bearer.mimeValue === "audio/mpeg" ? "audio/mpeg" : "audio/aacp";
       if (bearer.mimeValue !== mimeValue) {
         note(
@@ -204,10 +229,12 @@ function importBearers(
         ...offset,
       });
     } else {
-      note(`bearer ${bearer.id} is not imported: spi-static publishes DAB, FM and http(s) streams`);
+      note(
+        `bearer ${bearer.id} is not imported: spi-static publishes DAB, FM, HD Radio, DRM, AMSS and http(s) streams`,
+      );
     }
   }
-  return { dab, fm, streams };
+  return { dab, fm, ...others, streams };
 }
 
 /**

@@ -4,7 +4,7 @@ import { gccProblem, parseBroadcastBearer } from "./radiodnsBearer.js";
 import type { YamlFile } from "./readYamlFile.js";
 
 /**
- * A service's DAB and FM bearers as RadioDNS needs them: a GCC that agrees with the SId or PI
+ * A service's broadcast bearers (DAB, FM, HD Radio, DRM, AMSS) as RadioDNS needs them: a GCC that agrees with the SId or PI
  * code (a receiver builds the lookup from those), and no bearer that another service, or this
  * one, already claims — a radio tuned to it must find one service and one PI path; and a
  * warning for a constant-bitrate stream that does not say its bitrate.
@@ -18,7 +18,7 @@ export function checkBearers(
   inUse: Map<string, () => SourceRef>,
 ): InputProblem[] {
   const problems: InputProblem[] = [];
-  for (const system of ["dab", "fm"] as const) {
+  for (const system of ["dab", "fm", "hd", "drm", "amss"] as const) {
     for (const [index, { id }] of (input.bearers?.[system] ?? []).entries()) {
       const path = ["bearers", system, index, "id"];
       const bearer = parseBroadcastBearer(id);
