@@ -32,7 +32,7 @@ describe("importing the corpus of real-feed cases", () => {
       expect.arrayContaining([
         ...["truncated-pi", "truncated-si", "miscased-end-tag", "html-entity", "doctype"],
         ...["latin1", "epg1", "vbr-streams", "duplicated-fm", "several-sis"],
-        ...["per-service-hosts", "no-programmes", "no-si", "real-feed-values"],
+        ...["per-service-hosts", "no-programmes", "no-si", "real-feed-values", "broadcast-bearers"],
       ]),
     );
   });
