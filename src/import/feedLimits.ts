@@ -13,7 +13,7 @@ export interface FeedLimits {
 
 export const FEED_LIMITS: FeedLimits = {
   documentBytes: MAX_DOCUMENT_BYTES,
-  feedBytes: 256 * 1024 * 1024,
+  feedBytes: 128 * 1024 * 1024,
 };
 
 /** The bytes read so far against the feed's cap. */

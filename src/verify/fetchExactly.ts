@@ -14,7 +14,7 @@ export interface RawResponse {
  * The most an SPI document may be: an SI or a PI is kilobytes to a few MB, so a body beyond
  * this is not one, and reading it would only cost memory (a body is held whole to parse it).
  */
-export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
 /** Why a request was given up: its answer is larger or slower than any SPI document's. */
 export class FetchLimitError extends Error {}

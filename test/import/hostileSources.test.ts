@@ -113,11 +113,11 @@ describe("import and verify against a hostile or broken server", () => {
       root,
     );
     expect(run.exitCode).toBe(3);
-    expect(run.stderr).toMatch(/SI\.xml: too large: .* answers with over 16 MB\n$/);
+    expect(run.stderr).toMatch(/SI\.xml: too large: .* answers with over 8 MB\n$/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     const verify = await runInProcess(["verify", origin], root);
     expect(verify.exitCode).toBe(3);
-    expect(verify.stdout).toMatch(/too large: .* answers with over 16 MB/);
+    expect(verify.stdout).toMatch(/too large: .* answers with over 8 MB/);
   });
 
   it("stops reading an endless answer at the cap, for import and verify alike", async () => {
