@@ -90,7 +90,13 @@ export function fetchExactly(
     );
     function fail(error: Error) {
       clearTimeout(deadline);
-      reject(error);
+      const cut =
+        error.message === "aborted" || (error as NodeJS.ErrnoException).code === "ECONNRESET";
+      reject(
+        cut
+          ? new Error(`cut short: the connection closed before ${url} had answered in full`)
+          : error,
+      );
     }
     req.on("error", fail);
     req.end();

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -31,7 +32,7 @@ function pi(count: number): string {
 }
 
 /** How the test server answers a path: a body, or a behaviour no honest server has. */
-type Answer = "trickle" | "endless" | "declared huge" | "cut" | string;
+type Answer = "trickle" | "endless" | "declared huge" | "cut" | "dropped" | string;
 const answers = new Map<string, Answer>();
 let server: Server;
 let origin: string;
@@ -60,6 +61,10 @@ beforeAll(async () => {
     } else if (answer === "declared huge") {
       response.writeHead(200, { "content-type": "application/xml", "content-length": 600e6 });
       response.write("<serviceInformation");
+    } else if (answer === "dropped") {
+      // The connection drops mid-transfer: fewer bytes than Content-Length promised.
+      response.writeHead(200, { "content-type": "application/xml", "content-length": SI.length });
+      response.write(SI.slice(0, 100), () => response.socket?.destroy());
     } else if (answer === "cut") {
       const text = SI.slice(0, SI.length / 2);
       response.writeHead(200, { "content-type": "application/xml" });
@@ -150,6 +155,21 @@ describe("import and verify against a hostile or broken server", () => {
     expect(await written(join(root, "cut"))).toEqual([]);
   });
 
+  it("refuses an answer whose connection drops before its Content-Length is read (exit 3, nothing written)", async () => {
+    answers.clear();
+    answers.set("*", "dropped");
+    const run = await runInProcess(
+      ["import", origin, "--time-zone", "UTC", "--data", "dropped"],
+      root,
+    );
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toMatch(
+      new RegExp(`^spi-static: GET ${origin}/radiodns/spi/3\\.1/SI\\.xml: `),
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(await written(join(root, "dropped"))).toEqual([]);
+  });
+
   it("refuses a feed larger than the feed's cap, however small each document", async () => {
     answers.clear();
     answers.set("/radiodns/spi/3.1/SI.xml", SI);
@@ -169,6 +189,25 @@ describe("import and verify against a hostile or broken server", () => {
 });
 
 describe("import from a folder with links, and into one", () => {
+  it("notes a special file in the feed folder, and never waits on it", async () => {
+    const feed = join(root, "fifo-feed");
+    await mkdir(join(feed, "id/rdns.test.example/one"), { recursive: true });
+    await writeFile(join(feed, "SI.xml"), SI);
+    await writeFile(join(feed, "id/rdns.test.example/one/20261123_PI.xml"), pi(3));
+    execFileSync("mkfifo", [join(feed, "id/rdns.test.example/one/20261124_PI.xml")]);
+    const result = await importToDataFolder({
+      from: { files: [feed] },
+      dataDir: join(root, "fifo-data"),
+      timeZone: "UTC",
+      now: NOW,
+      force: false,
+    });
+    expect(result.notes.map((n) => `${n.origin}: ${n.message}`)).toContain(
+      `${join(feed, "id/rdns.test.example/one/20261124_PI.xml")}: is not a regular file: not read (a feed's files are read only as regular files in its folder)`,
+    );
+    expect(result.programmes).toBe(3);
+  });
+
   it("notes a PI that is a link (not read), and refuses a document over the cap", async () => {
     const feed = join(root, "linked-feed");
     await mkdir(join(feed, "id/rdns.test.example/one"), { recursive: true });
