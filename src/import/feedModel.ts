@@ -135,6 +135,8 @@ export interface FeedProgramme {
   genres: FeedGenre[];
   keywords: LocalisedText[];
   memberOf: string[];
+  /** The first memberOf's shortId, when it is not 0. */
+  groupShortId: number | undefined;
   links: FeedLink[];
   events: FeedEvent[];
   onDemand: FeedOnDemand[];

@@ -71,6 +71,7 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
   element.attribute("version");
   const names = readNames(element);
   const { descriptions, images } = readMediaDescriptions(element);
+  const memberOf = element.children("memberOf");
   const content = {
     crid,
     shortId: shortIdText === undefined ? undefined : Number(shortIdText),
@@ -79,18 +80,12 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
     images,
     genres: readGenres(element),
     keywords: readKeywords(element),
-    memberOf: element.children("memberOf").flatMap((m) => {
-      // EPG 1.x names the group's CRID `crid`.
+    // EPG 1.x names the group's CRID `crid`.
+    memberOf: memberOf.flatMap((m) => {
       const id = m.attribute("id") ?? m.attribute("crid");
-      const shortId = m.attribute("shortId")?.trim();
-      if (shortId !== undefined && shortId !== "0") {
-        notes.push({
-          origin: originOf(m.position),
-          message: `memberOf shortId ${shortId} is not kept: the build writes 0 (its CRID is kept, which clients use)`,
-        });
-      }
       return id === undefined ? [] : [id.trim()];
     }),
+    groupShortId: groupShortIdOf(memberOf[0]),
     links: readLinks(element),
     onDemand: element.children("onDemand").flatMap((o) => readOnDemand(o, notes)),
     origin,
@@ -213,4 +208,15 @@ function readOnDemand(element: XmlElement, notes: ImportNote[]): FeedOnDemand[] 
       origin,
     },
   ];
+}
+
+/** A memberOf's shortId (24 bits, TS 102 818 §5.10); 0 and what is no such number stay unread. */
+function groupShortIdOf(memberOf: XmlElement | undefined): number | undefined {
+  const value = memberOf?.peekAttribute("shortId")?.trim();
+  if (value === "0") memberOf?.attribute("shortId");
+  if (value === undefined || !/^\d{1,8}$/.test(value)) return undefined;
+  const shortId = Number(value);
+  if (shortId < 1 || shortId > 16_777_215) return undefined;
+  memberOf?.attribute("shortId");
+  return shortId;
 }

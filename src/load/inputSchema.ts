@@ -565,6 +565,15 @@ export const showSchema = z.strictObject({
   group: crid
     .optional()
     .describe("The show's group CRID (memberOf); derived from service and show id when absent."),
+  groupShortId: z
+    .number()
+    .int()
+    .min(1)
+    .max(16_777_215)
+    .optional()
+    .describe(
+      "The group's shortId in memberOf (a 24-bit number, TS 102 818 §5.10), e.g. kept from an imported feed; 0 when absent.",
+    ),
   terrestrialProgrammeCrid: crid
     .optional()
     .describe(

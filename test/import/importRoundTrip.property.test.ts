@@ -11,8 +11,8 @@ import { type ProgrammeFacts, siteProgrammes } from "./programmeFacts.js";
 
 /**
  * The importer's promise on spi-static's own output: any data folder spi-static builds, its
- * site imported and built again, gives the same programmes (UTC instants, names, descriptions,
- * links) and the same services (names, genres, bearers and streams, with and without bitrate).
+ * site imported and built again, gives the same programmes (UTC instants, groups with their
+ * shortIds, names, descriptions, links) and the same services (names, genres, bearers and streams, with and without bitrate).
  * Texts are compared with white space runs as one space: XML readers may change them.
  * Each run builds twice (17 days of PI per service): 6 runs (SPI_PROPERTY_RUNS/20 sets more)
  * take 2-5 s on the shared 2-core machine.
@@ -34,7 +34,11 @@ const text = (max: number) =>
     .filter((t) => t.trim() !== "" && Array.from(t).length <= max);
 
 const show = fc.record(
-  { long: text(40), description: fc.option(text(60), { nil: undefined }) },
+  {
+    long: text(40),
+    description: fc.option(text(60), { nil: undefined }),
+    groupShortId: fc.option(fc.integer({ min: 1, max: 16_777_215 }), { nil: undefined }),
+  },
   { requiredKeys: ["long"] },
 );
 
@@ -97,6 +101,7 @@ async function writeDataFolder(folder: string, services: GeneratedService[]): Pr
         {
           name: { long: s.long },
           ...(s.description !== undefined ? { description: { short: s.description } } : {}),
+          ...(s.groupShortId !== undefined ? { groupShortId: s.groupShortId } : {}),
         },
       ]),
     );
@@ -119,6 +124,7 @@ function normalised(programmes: ProgrammeFacts[] | undefined) {
   return (programmes ?? []).map((p) => ({
     start: p.start,
     durationMinutes: p.durationMinutes,
+    memberOf: p.memberOf,
     names: p.names.map(spaces),
     descriptions: p.descriptions.map(spaces),
     links: p.links,

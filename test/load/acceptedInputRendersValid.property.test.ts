@@ -470,6 +470,7 @@ const programmeFields = {
     oneOf("crid://test.example/group/1"),
     oneOf("crid://test.example/100%", "crid://x"),
   ),
+  groupShortId: mostly(fc.integer({ min: 1, max: 16_777_215 }), oneOf(0, 16_777_216)),
   events: fc.array(programmeEvent, { maxLength: 1 }),
   onDemand: fc.option(onDemand, { nil: undefined, freq: 3 }),
   terrestrialProgrammeCrid: terrestrialCrid,
