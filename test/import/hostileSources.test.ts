@@ -269,3 +269,55 @@ it("FeedError keeps the notes gathered before it", () => {
   const error = new FeedError("stopped", [{ origin: "a.xml:1:1", message: "why" }]);
   expect(error.describe()).toEqual(["a.xml:1:1: why", "spi-static: stopped"]);
 });
+
+describe("a live API that still publishes RadioEPG 1.0 (EPG 1.x)", () => {
+  it("is read by radiodns/epg/XSI.xml and its PI by bearer path, with a note", async () => {
+    const v1 = (name: string) => `http://www.worlddab.org/schemas/${name}/14`;
+    answers.clear();
+    answers.set(
+      "/radiodns/epg/XSI.xml",
+      `<serviceInformation xmlns="${v1("epgSI")}" xmlns:epg="${v1("epgDataTypes")}" xml:lang="en" originator="Test Radio"><ensemble id="e1.4fe1"><service><serviceID id="e1.4fe1.4e01.0"/><epg:shortName>One</epg:shortName><epg:mediumName>Radio One</epg:mediumName><epg:genre href="urn:tva:metadata:cs:ContentCS:2011:3.6.1"><epg:name>Pop</epg:name></epg:genre></service></ensemble></serviceInformation>`,
+    );
+    answers.set(
+      "/radiodns/epg/dab/4e1/4fe1/4e01/0/20261123_PI.xml",
+      pi(3)
+        .replace(`xmlns="http://www.worlddab.org/schemas/spi/31"`, `xmlns="${v1("epgSchedule")}"`)
+        .replaceAll("<mediumName>", `<mediumName xmlns="${v1("epgDataTypes")}">`),
+    );
+    const result = await importToDataFolder({
+      from: { api: { baseUrl: origin, key: undefined, timeoutMs: 5_000 } },
+      dataDir: join(root, "epg1-live"),
+      timeZone: "UTC",
+      now: NOW,
+      force: false,
+    });
+    expect(result.notes.map((n) => `${n.origin}: ${n.message}`)).toContain(
+      `${origin}/radiodns/epg/XSI.xml: no SPI 3.1 SI (${origin}/radiodns/spi/3.1/SI.xml: 404): this RadioEPG 1.0 (EPG 1.x) SI is imported, and PI is asked for by bearer path`,
+    );
+    expect(result.services).toBe(1);
+    expect(result.programmes).toBe(3);
+  });
+
+  it("never puts a feed's malformed radiodns values into a request path", async () => {
+    answers.clear();
+    answers.set(
+      "/radiodns/spi/3.1/SI.xml",
+      SI.replace('serviceIdentifier="one"', 'serviceIdentifier="../../admin"'),
+    );
+    const requested: string[] = [];
+    const record = (request: { url?: string }) => requested.push(request.url ?? "");
+    server.on("request", record);
+    const result = await importToDataFolder({
+      from: { api: { baseUrl: origin, key: undefined, timeoutMs: 5_000 } },
+      dataDir: join(root, "no-traversal"),
+      timeZone: "UTC",
+      now: NOW,
+      force: false,
+    });
+    server.off("request", record);
+    expect(requested).toEqual(["/radiodns/spi/3.1/SI.xml"]);
+    expect(result.notes.map((n) => n.message)).toContain(
+      'radiodns fqdn="rdns.test.example" serviceIdentifier="../../admin" is no PI path: its PI is not asked for',
+    );
+  });
+});
