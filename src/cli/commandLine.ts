@@ -281,7 +281,7 @@ that the served build accepts.`,
       "the site serves PI without a key (discovery.pi: open): expect 200, not 401",
     )
     .option("--now <instant>", "the clock the site should agree with (ISO instant)", parseInstant)
-    .option("--timeout <seconds>", "per request", parseTimeout, 15)
+    .option("--timeout <seconds>", "per whole request, first byte to last", parseTimeout, 15)
     .option("--json", "print the report as one line of JSON")
     .addHelpText(
       "after",
@@ -335,7 +335,7 @@ failed or the site cannot be reached.`,
       parseKeysFilePath,
     )
     .option("--now <instant>", "the clock: a live API's ±7-day window (ISO instant)", parseInstant)
-    .option("--timeout <seconds>", "per request to a live API", parseTimeout, 15)
+    .option("--timeout <seconds>", "per whole request to a live API", parseTimeout, 15)
     .option("--force", "replace files the data folder already has")
     .option("--json", "print the result as one line of JSON")
     .addHelpText(
@@ -346,8 +346,9 @@ shows grouped by memberOf (or by name), a weekly grid where programmes repeat we
 entries for the other days, episodes for airings with their own texts or CRID. What
 the data cannot say is listed with where it came from. The written folder is then checked as
 validate checks it. Exit codes: 0 imported and valid, 1 imported but the data needs edits
-before it builds, 2 usage error (files exist without --force), 3 the feed cannot be read or
-fetched, or has no SI document.`,
+before it builds (or no programme came from the feed), 2 usage error (files exist without
+--force), 3 the feed cannot be read or fetched, a document is not well-formed, too large or
+too slow, a link is in the way in the data folder, or there is no SI document.`,
     )
     .action((sources: string[], options: Omit<ImportCommandOptions, "sources">) =>
       dispatch(commands.import, { sources, ...options }),

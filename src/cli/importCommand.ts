@@ -61,17 +61,22 @@ export async function importCommand(
     force: Boolean(options.force),
   });
   const errors = result.problems.filter((p) => p.severity === "error").length;
-  const exitCode = errors > 0 ? EXIT.invalidInput : EXIT.ok;
+  // Services without one programme are not an imported feed, however valid the files are.
+  const empty = result.programmes === 0;
+  const exitCode = errors > 0 || empty ? EXIT.invalidInput : EXIT.ok;
   if (options.json) {
-    io.stdout(JSON.stringify({ ok: errors === 0, ...result }));
+    io.stdout(JSON.stringify({ ok: exitCode === EXIT.ok, ...result }));
     return exitCode;
   }
-  const verdict = errors === 0 ? "valid" : `${countOf(errors, "error")} to fix before building`;
+  const verdict = [
+    ...(empty ? ["not valid: no programme came from the feed's PI documents (see the notes)"] : []),
+    ...(errors > 0 ? [`${countOf(errors, "error")} to fix before building`] : []),
+  ];
   io.stdout(
     [
       ...result.notes.map((note) => printable(formatNote(note))),
       ...result.problems.map(formatProblem),
-      `spi-static: imported ${countOf(result.services, "service")} and ${countOf(result.programmes, "programme")} into ${options.data} (${countOf(result.files.length, "file")}); ${countOf(result.notes.length, "note")} on what the data cannot say; ${verdict}`,
+      `spi-static: imported ${countOf(result.services, "service")} and ${countOf(result.programmes, "programme")} into ${options.data} (${countOf(result.files.length, "file")}); ${countOf(result.notes.length, "note")} on what the data cannot say; ${verdict.join("; ") || "valid"}`,
     ].join("\n"),
   );
   return exitCode;

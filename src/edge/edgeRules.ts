@@ -81,8 +81,11 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   ];
   const bearerUrlPrefix = `/${bearerPrefix}`;
   const [bearerBetween, bearerSuffix] = bearerMiddle.split("{date}") as [string, string];
-  /** ServiceIdentifiers of DAB (gcc/eid/sid/scids) and FM (gcc/pi/frequency) bearers, ETSI TS 103 270. */
-  const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3})$/;
+  /**
+   * ServiceIdentifiers of DAB (gcc/eid/sid/scids), FM (gcc/pi/frequency), HD Radio (cc/tx),
+   * DRM and AMSS (sid) bearers, ETSI TS 103 270.
+   */
+  const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3}|hd(\/[^/]+){2}|(drm|amss)\/[^/]+)$/;
   const bearerServices = new Map(Object.entries(site.bearerServices));
   const services = new Set(site.serviceIds);
   const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {

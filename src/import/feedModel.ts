@@ -87,6 +87,8 @@ export interface FeedService extends FeedDescribed {
 
 export interface FeedServiceInformation {
   source: string;
+  /** The document's creationTime (UTC ms), which tells the newest of several SI documents. */
+  creationTime: number | undefined;
   originator: string | undefined;
   language: string;
   provider: FeedDescribed | undefined;
@@ -133,6 +135,8 @@ export interface FeedProgramme {
   genres: FeedGenre[];
   keywords: LocalisedText[];
   memberOf: string[];
+  /** The first memberOf's shortId, when it is not 0. */
+  groupShortId: number | undefined;
   links: FeedLink[];
   events: FeedEvent[];
   onDemand: FeedOnDemand[];
@@ -148,6 +152,8 @@ export interface FeedProgrammeInformation {
   language: string;
   /** The scope's start and stop (UTC ms), when given. */
   scope: { start: number; stop: number } | undefined;
+  /** The scope's serviceScope ids (bearer ids): which service, where the path does not say. */
+  serviceScopes: string[];
   programmes: FeedProgramme[];
 }
 

@@ -1,6 +1,7 @@
 import type { Description, Link, Names, Translation } from "../load/inputSchema.js";
 import { sameLanguage } from "../load/languageTag.js";
 import { linkUriProblem } from "../load/linkUri.js";
+import { mediaTypeProblem } from "../load/mediaType.js";
 import { DESCRIPTION_LENGTHS, NAME_LENGTHS } from "../load/spiFormat.js";
 import type { FeedDescriptions, FeedLink, FeedNames, LocalisedText } from "./feedModel.js";
 import type { ImportNote } from "./importNote.js";
@@ -227,7 +228,10 @@ export function importTexts(
   };
 }
 
-/** Links as the data holds them; one whose URI the data refuses is noted. */
+/**
+ * Links as the data holds them; one whose URI the data refuses is noted. An empty description
+ * is left out (it says nothing); one the data cannot hold, or a media type it refuses, is noted.
+ */
 export function importLinks(links: readonly FeedLink[], notes: ImportNote[]): Link[] {
   return links.flatMap((link): Link[] => {
     const problem = linkUriProblem(link.uri);
@@ -235,12 +239,35 @@ export function importLinks(links: readonly FeedLink[], notes: ImportNote[]): Li
       notes.push({ origin: link.origin, message: `link not imported: ${problem}` });
       return [];
     }
+    const description = link.description?.trim() || undefined;
+    const keptDescription =
+      description !== undefined && Array.from(description).length > LINK_DESCRIPTION_LENGTH
+        ? undefined
+        : description;
+    if (description !== undefined && keptDescription === undefined) {
+      notes.push({
+        origin: link.origin,
+        message: `the link's description is over ${LINK_DESCRIPTION_LENGTH} characters: not imported`,
+      });
+    }
+    const typeProblem = link.mimeValue === undefined ? undefined : mediaTypeProblem(link.mimeValue);
+    if (typeProblem !== undefined) {
+      notes.push({
+        origin: link.origin,
+        message: `the link's mimeValue is not imported: ${typeProblem}`,
+      });
+    }
     return [
       {
         uri: link.uri,
-        ...(link.description !== undefined ? { description: link.description } : {}),
-        ...(link.mimeValue !== undefined ? { mimeValue: link.mimeValue } : {}),
+        ...(keptDescription !== undefined ? { description: keptDescription } : {}),
+        ...(link.mimeValue !== undefined && typeProblem === undefined
+          ? { mimeValue: link.mimeValue }
+          : {}),
       },
     ];
   });
 }
+
+/** TS 102 818 table 12: a link's description is at most 180 characters. */
+const LINK_DESCRIPTION_LENGTH = 180;

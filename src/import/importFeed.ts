@@ -10,7 +10,12 @@ import type { PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
 import type { Feed, FeedProgramme, FeedService, LocatedProgrammeInformation } from "./feedModel.js";
 import type { ImportNote } from "./importNote.js";
-import { importProvider, importService, serviceIdsOf } from "./importServiceInformation.js";
+import {
+  FM_COUNTRY_FORM,
+  importProvider,
+  importService,
+  serviceIdsOf,
+} from "./importServiceInformation.js";
 import { importShows } from "./importShows.js";
 import { inferSchedule } from "./inferSchedule.js";
 import { localDateAndClock } from "./localTime.js";
@@ -36,7 +41,7 @@ export interface ImportOptions {
  */
 export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote[]): ImportedData {
   const si = feed.serviceInformation;
-  const ids = serviceIdsOf(si.services);
+  const ids = serviceIdsOf(si.services, notes);
   const allProgrammes = feed.programmeInformation.flatMap((pi) => pi.document.programmes);
   const radiodnsHost = mostCommon(
     [
@@ -54,6 +59,16 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     });
   }
   const host = radiodnsHost ?? "rdns.example.org";
+  // The data has one RadioDNS host; a service published under another cannot keep its own.
+  for (const service of si.services) {
+    const fqdn = service.radiodns?.fqdn.toLowerCase();
+    if (fqdn !== undefined && fqdn !== host) {
+      notes.push({
+        origin: service.origin,
+        message: `RadioDNS fqdn ${fqdn} is not kept: the data has one radiodnsHost (${host}) for all services, so this service's PI moves to id/${host}/… and the CNAMEs that point its bearers at ${fqdn} no longer agree with the SI`,
+      });
+    }
+  }
   const cridAuthority = mostCommon(
     allProgrammes.flatMap((p) => {
       const authority = /^crid:\/\/([^/]+)\//i.exec(p.crid)?.[1]?.toLowerCase();
@@ -76,6 +91,22 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     notes,
   );
 
+  // RadioDNS 1.0's country-form FM ids become the provider's fmCountry when they name one country.
+  const fmCountries = new Set(
+    si.services.flatMap((s) =>
+      s.bearers.flatMap((b) => FM_COUNTRY_FORM.exec(b.id.toLowerCase())?.[1] ?? []),
+    ),
+  );
+  const [fmCountry] = fmCountries;
+  if (fmCountry !== undefined && fmCountries.size === 1) {
+    provider.discovery = { ...provider.discovery, fmCountry };
+  } else if (fmCountries.size > 1) {
+    notes.push({
+      origin: si.source,
+      message: `the FM ids name several countries (${[...fmCountries].join(", ")}): discovery.fmCountry is not set`,
+    });
+  }
+
   const unknown = Object.keys(options.serviceTimeZones).filter((id) => !ids.includes(id));
   if (unknown.length > 0) {
     throw new UsageError(
@@ -83,6 +114,7 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     );
   }
   const documentsOf = assignToServices(feed, ids, notes);
+  const claimedBearers = new Set<string>();
   const services = si.services.map((feedService, index) => {
     const id = ids[index] ?? "";
     const documents = documentsOf.get(index) ?? [];
@@ -93,7 +125,7 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     );
     const timeZone = options.serviceTimeZones[id] ?? options.timeZone;
     const service = {
-      ...importService(feedService, id, language, si.language, notes),
+      ...importService(feedService, id, language, si.language, claimedBearers, notes),
       ...(timeZone !== options.timeZone ? { timeZone } : {}),
       ...shortIdPolicy(documents, notes),
     };

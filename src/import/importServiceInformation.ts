@@ -4,9 +4,16 @@ import type {
   ProviderInput,
   ServiceInput,
 } from "../load/inputSchema.js";
-import { imageMimeType } from "../load/mediaType.js";
+import { imageMimeType, mediaTypeProblem } from "../load/mediaType.js";
+import { gccProblem, parseBroadcastBearer } from "../load/radiodnsBearer.js";
 import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../load/spiFormat.js";
-import type { FeedDescribed, FeedGeolocation, FeedImage, FeedService } from "./feedModel.js";
+import type {
+  FeedBearer,
+  FeedDescribed,
+  FeedGeolocation,
+  FeedImage,
+  FeedService,
+} from "./feedModel.js";
 import { importLinks, importTexts, withinLimit } from "./feedTexts.js";
 import type { ImportNote } from "./importNote.js";
 import { importGenre } from "./importProgrammeMedia.js";
@@ -70,6 +77,7 @@ export function importService(
   id: string,
   language: string,
   providerLanguage: string,
+  claimed: Set<string>,
   notes: ImportNote[],
 ): ServiceInput {
   const { origin } = service;
@@ -86,58 +94,10 @@ export function importService(
     });
   }
   const links = importLinks(texts.links, notes);
-  const dab: NonNullable<NonNullable<ServiceInput["bearers"]>["dab"]> = [];
-  const fm: NonNullable<NonNullable<ServiceInput["bearers"]>["fm"]> = [];
-  const streams: NonNullable<ServiceInput["streams"]> = [];
-  for (const bearer of service.bearers) {
-    const offset = bearer.offset !== undefined ? { offset: bearer.offset } : {};
-    if (/^dab:/.test(bearer.id)) {
-      const mimeValue = bearer.mimeValue === "audio/mpeg" ? "audio/mpeg" : "audio/aacp";
-      if (bearer.mimeValue !== mimeValue) {
-        notes.push({
-          origin: bearer.origin,
-          message: `DAB bearer ${bearer.id} with mimeValue ${bearer.mimeValue ?? "(none)"}: imported as audio/aacp`,
-        });
-      }
-      const { bitrate } = bearer;
-      const dabRate = bitrate !== undefined && bitrate >= 8 && bitrate <= 384 && bitrate % 8 === 0;
-      if (bitrate !== undefined && !dabRate) {
-        notes.push({
-          origin: bearer.origin,
-          message: `DAB bitrate ${bitrate} is not imported: a DAB sub-channel runs at 8 to 384 kbit/s in steps of 8`,
-        });
-      }
-      dab.push({
-        id: bearer.id.toLowerCase(),
-        mimeValue,
-        ...(dabRate ? { bitrate } : {}),
-        ...cost(bearer.cost, 20),
-        ...offset,
-      });
-    } else if (/^fm:/.test(bearer.id)) {
-      fm.push({ id: bearer.id.toLowerCase(), ...cost(bearer.cost, 50), ...offset });
-    } else if (/^https?:\/\//i.test(bearer.id)) {
-      if (bearer.mimeValue === undefined || bearer.bitrate === undefined) {
-        notes.push({
-          origin: bearer.origin,
-          message: `stream ${bearer.id} without mimeValue and bitrate is not imported (a stream needs both)`,
-        });
-        continue;
-      }
-      streams.push({
-        url: bearer.id,
-        mimeValue: bearer.mimeValue,
-        bitrate: bearer.bitrate,
-        ...cost(bearer.cost, 100),
-        ...offset,
-      });
-    } else {
-      notes.push({
-        origin: bearer.origin,
-        message: `bearer ${bearer.id} is not imported: spi-static publishes DAB, FM and http(s) streams`,
-      });
-    }
-  }
+  const { streams, ...bearers } = importBearers(service.bearers, claimed, notes);
+  const broadcast = Object.fromEntries(
+    Object.entries(bearers).filter(([, list]) => list.length > 0),
+  ) as Bearers;
   return {
     id,
     name: { ...names, short },
@@ -147,29 +107,179 @@ export function importService(
     genres,
     ...(keywords.length > 0 ? { keywords } : {}),
     ...(links.length > 0 ? { links } : {}),
-    ...(dab.length + fm.length > 0
-      ? { bearers: { ...(dab.length ? { dab } : {}), ...(fm.length ? { fm } : {}) } }
-      : {}),
+    ...(Object.keys(broadcast).length > 0 ? { bearers: broadcast } : {}),
     ...(streams.length > 0 ? { streams } : {}),
     ...(Object.keys(translations).length > 0 ? { translations } : {}),
     ...geolocationOf(service.geolocation, notes),
   };
 }
 
-/** The service ids: each service's RadioDNS serviceIdentifier, else one made from its name. */
-export function serviceIdsOf(services: readonly FeedService[]): string[] {
+type Bearers = NonNullable<ServiceInput["bearers"]>;
+type DabBearers = NonNullable<Bearers["dab"]>;
+type FmBearers = NonNullable<Bearers["fm"]>;
+
+/** RadioDNS 1.0's FM form: the ISO 3166 country instead of the GCC (`fm:ch.4f15.09210`). */
+export const FM_COUNTRY_FORM = /^fm:([a-z]{2})\.([0-9a-f]{4})\.(\d{5})$/;
+
+/**
+ * A service's bearers as the data holds them. Each one the data (and so `validate`) would
+ * refuse is noted where it is and left out: an id of no bearer kind spi-static publishes, a
+ * GCC that disagrees with the SId or PI code, a bearer an earlier service claims (`claimed`,
+ * across the SI), a RadioDNS 1.0 country-form FM id (its GCC twin, when listed, is kept).
+ */
+function importBearers(
+  bearers: readonly FeedBearer[],
+  claimed: Set<string>,
+  notes: ImportNote[],
+): Required<Bearers> & { streams: NonNullable<ServiceInput["streams"]> } {
+  const dab: DabBearers = [];
+  const fm: FmBearers = [];
+  const others: Required<Pick<Bearers, "hd" | "drm" | "amss">> = { hd: [], drm: [], amss: [] };
+  const streams: NonNullable<ServiceInput["streams"]> = [];
+  const ids = bearers.map((b) => b.id.toLowerCase());
+  for (const bearer of bearers) {
+    const id = bearer.id.toLowerCase();
+    const note = (message: string) => notes.push({ origin: bearer.origin, message });
+    const offset = bearer.offset !== undefined ? { offset: bearer.offset } : {};
+    if (/^(dab|fm|hd|drm|amss):/.test(id)) {
+      const country = FM_COUNTRY_FORM.exec(id);
+      if (country) {
+        const [, , pi, frequency] = country;
+        const twin = ids.find((other) =>
+          new RegExp(`^fm:[0-9a-f]{3}\\.${pi}\\.${frequency}$`).test(other),
+        );
+        note(
+          twin
+            ? `${bearer.id} is RadioDNS 1.0's country form of ${twin}: ${twin} is imported, and discovery.fmCountry in provider.yaml makes dns publish the country form's lookup name`
+            : `${bearer.id} (RadioDNS 1.0's country form) is not imported: the SI has no GCC form of it (fm:<gcc>.${pi}.${frequency}); add it with the GCC of the station's country`,
+        );
+        continue;
+      }
+      const parsed = parseBroadcastBearer(id);
+      const problem = parsed
+        ? gccProblem(parsed)
+        : `it is not a ${id.slice(0, id.indexOf(":")).toUpperCase()} bearer id spi-static publishes`;
+      if (problem !== undefined) {
+        note(`bearer ${bearer.id} is not imported: ${problem}`);
+        continue;
+      }
+      if (claimed.has(id)) {
+        note(`bearer ${bearer.id} is not imported: an earlier service of the SI has it`);
+        continue;
+      }
+      if (parsed?.system === "fm") {
+        claimed.add(id);
+        fm.push({ id, ...cost(bearer.cost, 50), ...offset });
+        continue;
+      }
+      if (parsed?.system === "hd" || parsed?.system === "drm" || parsed?.system === "amss") {
+        // No default cost for these: the feed's, else the FM default, noted.
+        if (bearer.cost === undefined) {
+          note(
+            `bearer ${bearer.id} has no cost (TS 102 818 table 10 requires one): imported with cost 50`,
+          );
+        }
+        const given = { id, cost: bearer.cost ?? 50, ...offset };
+        if (parsed.system === "drm") {
+          const mimeValue = bearer.mimeValue?.trim();
+          if (!mimeValue || mediaTypeProblem(mimeValue) !== undefined) {
+            note(
+              `DRM bearer ${bearer.id} is not imported: it needs the audio's mimeValue (TS 102 818 §5.11.3)`,
+            );
+            continue;
+          }
+          others.drm.push({ ...given, mimeValue });
+        } else others[parsed.system].push(given);
+        claimed.add(id);
+        continue;
+      }
+      claimed.add(id);
+      const mimeValue = bearer.mimeValue === "audio/mpeg" ? "audio/mpeg" : "audio/aacp";
+      if (bearer.mimeValue !== mimeValue) {
+        note(
+          `DAB bearer ${bearer.id} with mimeValue ${bearer.mimeValue ?? "(none)"}: imported as audio/aacp`,
+        );
+      }
+      const { bitrate } = bearer;
+      const dabRate = bitrate !== undefined && bitrate >= 8 && bitrate <= 384 && bitrate % 8 === 0;
+      if (bitrate !== undefined && !dabRate) {
+        note(
+          `DAB bitrate ${bitrate} is not imported: a DAB sub-channel runs at 8 to 384 kbit/s in steps of 8`,
+        );
+      }
+      dab.push({
+        id,
+        mimeValue,
+        ...(dabRate ? { bitrate } : {}),
+        ...cost(bearer.cost, 20),
+        ...offset,
+      });
+    } else if (/^https?:\/\//i.test(bearer.id)) {
+      const mimeValue = bearer.mimeValue?.trim();
+      const typeProblem = mimeValue === undefined ? "it has none" : mediaTypeProblem(mimeValue);
+      if (mimeValue === undefined || typeProblem !== undefined) {
+        note(`stream ${bearer.id} is not imported: a stream needs a mimeValue, and ${typeProblem}`);
+        continue;
+      }
+      streams.push({
+        url: bearer.id,
+        mimeValue,
+        ...(bearer.bitrate !== undefined ? { bitrate: bearer.bitrate } : {}),
+        ...cost(bearer.cost, 100),
+        ...offset,
+      });
+    } else {
+      note(
+        `bearer ${bearer.id} is not imported: spi-static publishes DAB, FM, HD Radio, DRM, AMSS and http(s) streams`,
+      );
+    }
+  }
+  return { dab, fm, ...others, streams };
+}
+
+/**
+ * The service ids: each service's RadioDNS serviceIdentifier (its PI URLs stay the same), else
+ * one made from its name. Services with a usable identifier claim it first, so a made-up id
+ * never takes the one a later service has; an identifier that cannot be used is noted, with why.
+ */
+export function serviceIdsOf(services: readonly FeedService[], notes: ImportNote[]): string[] {
+  const ids: (string | undefined)[] = services.map(() => undefined);
   const taken = new Set<string>();
-  return services.map((service) => {
+  services.forEach((service, index) => {
     const own = service.radiodns?.serviceIdentifier;
+    if (own === undefined) return;
+    const lower = own.toLowerCase();
+    const why = !SERVICE_ID_PATTERN.test(lower)
+      ? "it is not 1 to 16 letters and digits (TS 102 818 V3.5.1 §6.6)"
+      : taken.has(lower)
+        ? "an earlier service of the SI has it too"
+        : undefined;
+    if (why === undefined) {
+      ids[index] = lower;
+      taken.add(lower);
+      if (lower !== own) {
+        notes.push({
+          origin: service.origin,
+          message: `serviceIdentifier "${own}" is imported as "${lower}": RadioDNS identifiers are lower case`,
+        });
+      }
+      return;
+    }
+    notes.push({
+      origin: service.origin,
+      message: `serviceIdentifier "${own}" cannot be this service's id: ${why}; the id is made from its name instead, and its PI URLs change`,
+    });
+  });
+  return services.map((service, index) => {
+    const own = ids[index];
+    if (own !== undefined) return own;
     const name = [...service.names.short, ...service.names.medium, ...service.names.long][0];
     const base =
-      own !== undefined && SERVICE_ID_PATTERN.test(own)
-        ? own
-        : (name?.text ?? "service")
-            .normalize("NFKD")
-            .toLowerCase()
-            .replace(/[^a-z0-9]/g, "")
-            .slice(0, 14) || "service";
+      (name?.text ?? "service")
+        .normalize("NFKD")
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "")
+        .slice(0, 14) || "service";
     let id = base;
     for (let n = 2; taken.has(id); n++) id = `${base.slice(0, 14)}${n}`;
     taken.add(id);
@@ -196,12 +306,13 @@ const FIXED_SIZES: Record<string, string> = {
 };
 
 function importLogos(images: readonly FeedImage[], notes: ImportNote[]): LogoInput[] {
+  const fixedSizes = new Set(Object.values(FIXED_SIZES));
   return images.flatMap((image): LogoInput[] => {
-    const fixed = image.type ? FIXED_SIZES[image.type] : undefined;
+    const declared = image.type ? FIXED_SIZES[image.type] : undefined;
     const size =
       image.width !== undefined && image.height !== undefined
         ? `${image.width}x${image.height}`
-        : fixed;
+        : declared;
     if (size === undefined) {
       notes.push({
         origin: image.origin,
@@ -210,25 +321,35 @@ function importLogos(images: readonly FeedImage[], notes: ImportNote[]): LogoInp
       return [];
     }
     const byExtension = imageMimeType(image.url);
-    const mimeValue = fixed ? undefined : (image.mimeValue ?? byExtension);
-    if (!fixed && mimeValue === undefined) {
+    const mimeValue = image.mimeValue ?? byExtension;
+    let unrestricted = declared === undefined;
+    if (declared !== undefined && size !== declared) {
+      notes.push({
+        origin: image.origin,
+        message: `${image.type} at ${size} (it must be ${declared}) is imported as logo_unrestricted`,
+      });
+      unrestricted = true;
+    }
+    // TS 102 818 §5.8: the fixed sizes are PNG; another image at that size is unrestricted.
+    if (!unrestricted && mimeValue !== undefined && mimeValue !== "image/png") {
+      notes.push({
+        origin: image.origin,
+        message: `${image.type} must be PNG, and this is ${mimeValue}: imported as logo_unrestricted`,
+      });
+      unrestricted = true;
+    }
+    if (unrestricted && mimeValue === undefined) {
       notes.push({
         origin: image.origin,
         message: `logo ${image.url} names no media type and its URL has no image extension: not imported`,
       });
       return [];
     }
-    if (fixed && size !== fixed) {
-      notes.push({
-        origin: image.origin,
-        message: `${image.type} at ${size} (it must be ${fixed}) is imported as logo_unrestricted`,
-      });
-    }
     return [
       {
         url: image.url,
         size,
-        ...(fixed && size !== fixed ? { type: "logo_unrestricted" as const } : {}),
+        ...(unrestricted && fixedSizes.has(size) ? { type: "logo_unrestricted" as const } : {}),
         ...(mimeValue !== undefined && mimeValue !== byExtension ? { mimeValue } : {}),
       },
     ];

@@ -48,6 +48,7 @@ export function importShows(
 ): ImportedShows {
   const groups = new Map<string, Map<string, { show: Show; count: number }>>();
   const keys: { group: string; version: string }[] = [];
+  const groupShortIds = groupShortIdsOf(airings, notes);
   for (const airing of airings) {
     const show = showOf(airing, context, notes);
     const group = airing.memberOf[0] ?? `name:${show.name.long}`;
@@ -75,9 +76,14 @@ export function importShows(
     const groupCrid = group.startsWith("name:")
       ? showGroupCrid(context.cridAuthority, context.serviceId, base)
       : group;
+    const groupShortId = groupShortIds.get(group);
     const add = (id: string, show: Show) => {
       const ownGroup = showGroupCrid(context.cridAuthority, context.serviceId, id);
-      shows[id] = groupCrid === ownGroup ? show : { ...show, group: groupCrid };
+      shows[id] = {
+        ...show,
+        ...(groupCrid === ownGroup ? {} : { group: groupCrid }),
+        ...(groupShortId !== undefined ? { groupShortId } : {}),
+      };
     };
     add(base, first.show);
     let extra = 1;
@@ -295,4 +301,39 @@ function uniqueId(id: string, taken: Record<string, unknown>): string {
     const candidate = `${id}-${n}`;
     if (!(candidate in taken)) return candidate;
   }
+}
+
+/**
+ * Each memberOf group's shortId, kept on its shows. Airings of one group that give it different
+ * shortIds cannot all be kept: the most common is, and the others are noted.
+ */
+function groupShortIdsOf(
+  airings: readonly FeedProgramme[],
+  notes: ImportNote[],
+): Map<string, number> {
+  const counts = new Map<string, Map<number, number>>();
+  for (const airing of airings) {
+    const [group] = airing.memberOf;
+    if (group === undefined || airing.groupShortId === undefined) continue;
+    const byShortId = counts.get(group) ?? new Map<number, number>();
+    counts.set(group, byShortId);
+    byShortId.set(airing.groupShortId, (byShortId.get(airing.groupShortId) ?? 0) + 1);
+  }
+  const chosen = new Map<string, number>();
+  for (const [group, byShortId] of counts) {
+    const [best] = [...byShortId].sort((a, b) => b[1] - a[1])[0] ?? [];
+    if (best !== undefined) chosen.set(group, best);
+  }
+  for (const airing of airings) {
+    const [group] = airing.memberOf;
+    if (group === undefined || airing.groupShortId === undefined) continue;
+    const kept = chosen.get(group);
+    if (kept !== airing.groupShortId) {
+      notes.push({
+        origin: airing.origin,
+        message: `memberOf ${group} with shortId ${airing.groupShortId} is imported with shortId ${kept}, the one most of its airings give`,
+      });
+    }
+  }
+  return chosen;
 }

@@ -1,9 +1,11 @@
-import { access, mkdir, writeFile } from "node:fs/promises";
+import { lstat, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UsageError } from "../exit/spiStaticError.js";
 import type { InputProblem } from "../load/inputProblem.js";
 import { loadAndSchedule } from "../loadAndSchedule.js";
-import { dataFolderFiles } from "./dataFolderFiles.js";
+import { type DataFile, dataFolderFiles } from "./dataFolderFiles.js";
+import { FeedError } from "./feedError.js";
+import { FEED_LIMITS, FeedBudget, type FeedLimits } from "./feedLimits.js";
 import { fetchLiveFeed, type LiveFeedOptions } from "./fetchLiveFeed.js";
 import { importFeed } from "./importFeed.js";
 import { type ImportNote, type SummarisedNote, summariseNotes } from "./importNote.js";
@@ -21,6 +23,8 @@ export interface ImportRequest {
   now: number;
   /** Replace files the data folder already has. */
   force: boolean;
+  /** How large a document and the whole feed may be (FEED_LIMITS); smaller in tests. */
+  limits?: FeedLimits;
 }
 
 export interface ImportResult {
@@ -35,22 +39,70 @@ export interface ImportResult {
   problems: InputProblem[];
 }
 
+/** A FeedError thrown before the notes were handed to it gets them: they often say why. */
+function withNotes(notes: readonly ImportNote[]): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof FeedError && error.notes.length === 0 && notes.length > 0) {
+      throw new FeedError(error.message, notes);
+    }
+    throw error;
+  };
+}
+
+/**
+ * The files the import would replace. Refuses (ImportTargetUnsafe) when any folder or file on
+ * the way is a link or special file, as \`build\` refuses them in out/: writing through a link
+ * could change a file outside the data folder.
+ */
+async function existingTargets(dataDir: string, files: readonly DataFile[]): Promise<string[]> {
+  const existing: string[] = [];
+  const checked = new Set<string>();
+  for (const file of files) {
+    const parts = file.path.split("/");
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const relativePath = parts.slice(0, depth).join("/");
+      if (checked.has(relativePath)) continue;
+      checked.add(relativePath);
+      const path = join(dataDir, relativePath);
+      const info = await lstat(path).catch(() => undefined);
+      if (!info) break;
+      const last = depth === parts.length;
+      if (last ? !info.isFile() : !info.isDirectory()) {
+        throw new ImportTargetUnsafe(
+          `${path}: ${info.isSymbolicLink() ? "is a link" : last ? "is not a regular file" : "is not a folder"}; import writes only regular files and folders inside the data folder and never through a link: nothing was written`,
+        );
+      }
+      if (last) existing.push(path);
+    }
+  }
+  return existing;
+}
+
 /** The data folder has files that the import would replace, and --force was not given. */
 export class ImportTargetExists extends UsageError {}
 
-/** Reads or fetches the feed, writes the data folder, and checks it as `validate` would. */
+/** The target holds a link or special file where the import would write: nothing was written. */
+export class ImportTargetUnsafe extends FeedError {}
+
+/**
+ * Reads or fetches the feed, writes the data folder, and checks it as `validate` would. Every
+ * document is read and parsed before anything is written: a feed that cannot be imported
+ * (FeedError) leaves the data folder as it was.
+ */
 export async function importToDataFolder(request: ImportRequest): Promise<ImportResult> {
   const notes: ImportNote[] = [];
+  const budget = new FeedBudget(request.limits ?? FEED_LIMITS);
   let documents: FeedDocument[];
   let source: string;
   if ("files" in request.from) {
-    documents = await readFeedFiles(request.from.files);
+    documents = await readFeedFiles(request.from.files, budget, notes).catch(withNotes(notes));
     source = request.from.files.join(", ");
   } else {
     documents = await fetchLiveFeed(
       { ...request.from.api, timeZone: request.timeZone, now: request.now },
+      budget,
       notes,
-    );
+    ).catch(withNotes(notes));
     source = request.from.api.baseUrl;
   }
   const feed = parseFeedDocuments(documents, notes);
@@ -61,18 +113,8 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
   );
   const files = dataFolderFiles(data, source);
 
+  const existing = await existingTargets(request.dataDir, files);
   if (!request.force) {
-    const existing: string[] = [];
-    for (const file of files) {
-      const path = join(request.dataDir, file.path);
-      if (
-        await access(path).then(
-          () => true,
-          () => false,
-        )
-      )
-        existing.push(path);
-    }
     if (existing.length > 0) {
       throw new ImportTargetExists(
         `${existing.slice(0, 3).join(", ")}${existing.length > 3 ? ` and ${existing.length - 3} more` : ""} already exist: nothing was written (--force replaces them)`,

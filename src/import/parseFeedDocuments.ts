@@ -1,11 +1,11 @@
-import { SpiStaticError } from "../exit/spiStaticError.js";
+import { FeedError, notWellFormed } from "./feedError.js";
 import type { Feed, FeedServiceInformation, LocatedProgrammeInformation } from "./feedModel.js";
 import type { ImportNote } from "./importNote.js";
 import { locateProgrammeInformation } from "./locateDocument.js";
 import { readProgrammeInformation } from "./readProgrammeInformation.js";
 import { readServiceInformation } from "./readServiceInformation.js";
 import { originOf } from "./readSpiElements.js";
-import { parseXml, SPI_NAMESPACE, XmlSyntaxError } from "./xmlTree.js";
+import { parseXml, SPI_NAMESPACE, type XmlElement, XmlSyntaxError } from "./xmlTree.js";
 
 /** A document as fetched or read: its text and where it came from (a path or URL). */
 export interface FeedDocument {
@@ -15,76 +15,144 @@ export interface FeedDocument {
   text: string;
 }
 
-/** The feed cannot be fetched, or has no SI document: nothing can be imported (exit 3). */
-export class FeedError extends SpiStaticError {
-  readonly kind = "failure";
+/** Where the SPI layout puts the SI (TS 102 818 §10.2); a site copy may hold stale ones elsewhere. */
+const SI_LAYOUT = /(^|[\\/])radiodns[\\/]spi[\\/]3\.1[\\/]SI\.xml$/i;
+
+interface SiCandidate {
+  si: FeedServiceInformation;
+  inLayout: boolean;
+  bearers: Set<string>;
+  unread: ImportNote[];
 }
 
 /**
- * Parses every document and sorts them into SI and PI. Of several SI documents the one with
- * the most bearers is used (a keyed SI lists the streams the open one leaves out). A document
- * that is not well-formed, or is neither SI nor PI, is noted and left out; so is anything in
- * a document the importer did not read.
+ * Parses every document and sorts them into SI and PI. A document that is not well-formed
+ * stops the import (FeedError): what it would have given is unknown. One that is neither SI
+ * nor PI is noted and left out; so is anything in a document the importer did not read. Of
+ * several SI documents one is used (chooseServiceInformation), and the report says which.
  */
 export function parseFeedDocuments(documents: readonly FeedDocument[], notes: ImportNote[]): Feed {
-  const serviceInformation: {
-    si: FeedServiceInformation;
-    bearers: number;
-    unread: ImportNote[];
-  }[] = [];
+  const candidates: SiCandidate[] = [];
   const programmeInformation: LocatedProgrammeInformation[] = [];
   for (const document of documents) {
-    let root: ReturnType<typeof parseXml>;
+    let root: XmlElement;
     try {
       root = parseXml(document.text, document.source);
     } catch (error) {
-      if (!(error instanceof XmlSyntaxError)) throw error;
-      notes.push({
-        origin: originOf(error.position),
-        message: `not well-formed XML (${error.message}): not imported`,
-      });
-      continue;
+      if (error instanceof XmlSyntaxError) throw notWellFormed(error, notes);
+      throw error;
     }
-    const documentNotes: ImportNote[] = [];
+    if (root.epgVersion1) {
+      notes.push({
+        origin: originOf(root.position),
+        message:
+          "an EPG 1.x document (TS 102 818 V1 namespaces): read as SPI 3.1, and what 3.1 cannot say is noted",
+      });
+    }
     if (root.namespace !== SPI_NAMESPACE) {
       notes.push({
         origin: originOf(root.position),
-        message: `<${root.name}> is not in the SPI 3.1 namespace: not imported`,
+        message: `<${root.name}> is not in the SPI 3.1 namespace (${root.namespace || "none"}): not imported`,
       });
       continue;
     }
     if (root.name === "serviceInformation") {
       const si = readServiceInformation(root);
-      const unread = unreadOf(root);
-      const bearers = si.services.reduce((sum, s) => sum + s.bearers.length, 0);
-      serviceInformation.push({ si, bearers, unread });
+      candidates.push({
+        si,
+        inLayout: SI_LAYOUT.test(document.path),
+        bearers: new Set(si.services.flatMap((s) => s.bearers.map((b) => b.id.toLowerCase()))),
+        unread: unreadOf(root),
+      });
     } else if (root.name === "epg" && root.childElements.some((c) => c.name === "schedule")) {
-      const pi = readProgrammeInformation(root, documentNotes);
-      programmeInformation.push({ document: pi, ...locateProgrammeInformation(document.path) });
-      documentNotes.push(...unreadOf(root));
+      const pi = readProgrammeInformation(root, notes);
+      const located = locateProgrammeInformation(document.path);
+      // A path that does not say which service: the scope's one serviceScope may.
+      const [scoped] = pi.serviceScopes;
+      if (!located.serviceKey && scoped !== undefined && pi.serviceScopes.length === 1) {
+        located.serviceKey = { kind: "bearer", bearerId: scoped.toLowerCase() };
+      }
+      programmeInformation.push({ document: pi, ...located });
+      append(notes, unreadOf(root));
     } else {
       notes.push({
         origin: originOf(root.position),
         message: `<${root.name}>${root.name === "epg" ? " without a schedule (group information?)" : ""} is not an SI or PI document: not imported`,
       });
-      continue;
     }
-    notes.push(...documentNotes);
   }
-  serviceInformation.sort((a, b) => b.bearers - a.bearers);
-  const chosen = serviceInformation[0];
+  const chosen = chooseServiceInformation(candidates, notes);
   if (!chosen) {
     throw new FeedError(
-      "the feed has no SI document (<serviceInformation>): services cannot be imported without it",
+      "the feed has no SI document (<serviceInformation> of SPI 3.1): services cannot be imported without it; the notes above say what was found instead",
+      notes,
     );
   }
-  notes.push(...chosen.unread);
+  append(notes, chosen.unread);
   return { serviceInformation: chosen.si, programmeInformation };
 }
 
-function unreadOf(root: ReturnType<typeof parseXml>): ImportNote[] {
+/**
+ * The SI to import: the one at the SPI layout's path, then the newest by creationTime, then the
+ * one with the most bearers (a keyed SI lists the streams its open twin leaves out). Each other
+ * SI is noted as not used, with why, unless it says nothing the chosen one does not (an open SI
+ * beside its keyed twin, as a built site holds them).
+ */
+function chooseServiceInformation(
+  candidates: SiCandidate[],
+  notes: ImportNote[],
+): SiCandidate | undefined {
+  const ranked = [...candidates].sort(
+    (a, b) =>
+      Number(b.inLayout) - Number(a.inLayout) ||
+      (b.si.creationTime ?? -Infinity) - (a.si.creationTime ?? -Infinity) ||
+      b.bearers.size - a.bearers.size,
+  );
+  const [chosen, ...others] = ranked;
+  if (!chosen) return undefined;
+  const ignored = others.filter((other) => !isContainedIn(other, chosen));
+  const [runnerUp] = ignored;
+  if (!runnerUp) return chosen;
+  const why =
+    chosen.inLayout !== runnerUp.inLayout
+      ? "it is at the SPI layout's path, radiodns/spi/3.1/SI.xml"
+      : chosen.si.creationTime !== runnerUp.si.creationTime
+        ? `its creationTime (${isoOf(chosen.si.creationTime)}) is the newest`
+        : chosen.bearers.size !== runnerUp.bearers.size
+          ? `it lists the most bearers (${chosen.bearers.size})`
+          : "it is the first in name order (nothing else tells them apart)";
+  notes.push({
+    origin: chosen.si.source,
+    message: `the SI used, of ${candidates.length}: ${why}; not used: ${ignored.map((c) => c.si.source).join(", ")}`,
+  });
+  for (const other of ignored) {
+    notes.push({
+      origin: other.si.source,
+      message: `SI not used (${other.si.services.length} services${other.si.creationTime !== undefined ? `, creationTime ${isoOf(other.si.creationTime)}` : ""}): the one used is ${chosen.si.source}`,
+    });
+  }
+  return chosen;
+}
+
+/** The same services, and no bearer the chosen SI lacks. */
+function isContainedIn(other: SiCandidate, chosen: SiCandidate): boolean {
+  const idsOf = (c: SiCandidate) =>
+    c.si.services.map((s) => `${s.radiodns?.fqdn}/${s.radiodns?.serviceIdentifier}`).join(" ");
+  return idsOf(other) === idsOf(chosen) && [...other.bearers].every((b) => chosen.bearers.has(b));
+}
+
+function isoOf(ms: number | undefined): string {
+  return ms === undefined ? "none" : new Date(ms).toISOString().replace(".000Z", "Z");
+}
+
+function unreadOf(root: XmlElement): ImportNote[] {
   return root.unread().map(({ position, what }) => ({
     origin: originOf(position),
     message: `${what} is not imported`,
   }));
+}
+
+/** push(...items) takes its items as arguments, and a feed's notes can outnumber the stack. */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }

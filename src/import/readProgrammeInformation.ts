@@ -5,6 +5,7 @@ import type {
   FeedProgrammeInformation,
 } from "./feedModel.js";
 import type { ImportNote } from "./importNote.js";
+import { dabIdOfEpg1 } from "./readServiceInformation.js";
 import {
   DEFAULT_LANGUAGE,
   integerAttribute,
@@ -34,6 +35,7 @@ export function readProgrammeInformation(
   const first = schedules[0];
   const programmes: FeedProgramme[] = [];
   let scope: FeedProgrammeInformation["scope"];
+  const serviceScopes: string[] = [];
   for (const schedule of schedules) {
     schedule.attribute("creationTime");
     schedule.attribute("version");
@@ -43,6 +45,10 @@ export function readProgrammeInformation(
       const start = parseTimePoint(scopeElement.attribute("startTime") ?? "");
       const stop = parseTimePoint(scopeElement.attribute("stopTime") ?? "");
       if (start !== undefined && stop !== undefined) scope = { start, stop };
+      for (const serviceScope of scopeElement.children("serviceScope")) {
+        const id = serviceScope.attribute("id")?.trim();
+        if (id) serviceScopes.push(dabIdOfEpg1(id));
+      }
     }
     for (const programme of schedule.children("programme")) {
       programmes.push(...readProgramme(programme, notes));
@@ -53,6 +59,7 @@ export function readProgrammeInformation(
     originator: first?.attribute("originator"),
     language: first?.language() ?? root.language() ?? DEFAULT_LANGUAGE,
     scope,
+    serviceScopes,
     programmes,
   };
 }
@@ -64,6 +71,7 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
   element.attribute("version");
   const names = readNames(element);
   const { descriptions, images } = readMediaDescriptions(element);
+  const memberOf = element.children("memberOf");
   const content = {
     crid,
     shortId: shortIdText === undefined ? undefined : Number(shortIdText),
@@ -72,11 +80,12 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
     images,
     genres: readGenres(element),
     keywords: readKeywords(element),
-    memberOf: element.children("memberOf").flatMap((m) => {
-      m.attribute("shortId");
-      const id = m.attribute("id");
+    // EPG 1.x names the group's CRID `crid`.
+    memberOf: memberOf.flatMap((m) => {
+      const id = m.attribute("id") ?? m.attribute("crid");
       return id === undefined ? [] : [id.trim()];
     }),
+    groupShortId: groupShortIdOf(memberOf[0]),
     links: readLinks(element),
     onDemand: element.children("onDemand").flatMap((o) => readOnDemand(o, notes)),
     origin,
@@ -199,4 +208,15 @@ function readOnDemand(element: XmlElement, notes: ImportNote[]): FeedOnDemand[] 
       origin,
     },
   ];
+}
+
+/** A memberOf's shortId (24 bits, TS 102 818 §5.10); 0 and what is no such number stay unread. */
+function groupShortIdOf(memberOf: XmlElement | undefined): number | undefined {
+  const value = memberOf?.peekAttribute("shortId")?.trim();
+  if (value === "0") memberOf?.attribute("shortId");
+  if (value === undefined || !/^\d{1,8}$/.test(value)) return undefined;
+  const shortId = Number(value);
+  if (shortId < 1 || shortId > 16_777_215) return undefined;
+  memberOf?.attribute("shortId");
+  return shortId;
 }

@@ -15,6 +15,7 @@ import {
   readMediaDescriptions,
   readNames,
 } from "./readSpiElements.js";
+import { parseTimePoint } from "./spiTimes.js";
 import { type XmlElement, XmlSyntaxError } from "./xmlTree.js";
 
 /** An SI document (`serviceInformation`): the provider and its services. */
@@ -25,14 +26,17 @@ export function readServiceInformation(root: XmlElement): FeedServiceInformation
       root.position,
     );
   }
-  // Not data: every build writes its own.
-  root.attribute("creationTime");
+  // Not data (every build writes its own), but it tells which of several SI is the newest.
+  const created = root.attribute("creationTime")?.trim() ?? "";
   root.attribute("version");
   const language = root.language() ?? DEFAULT_LANGUAGE;
-  const services = root.children("services");
+  // EPG 1.x lists services by ensemble: the ensemble's own names and frequencies stay unread.
+  const services = [...root.children("services"), ...root.children("ensemble")];
   const provider = services.flatMap((s) => s.children("serviceProvider"))[0];
   return {
     source: root.position.source,
+    // A time without a zone is read as UTC: only to compare SI documents, never published.
+    creationTime: parseTimePoint(created) ?? parseTimePoint(`${created}Z`),
     originator: root.attribute("originator"),
     language,
     provider: provider ? readDescribed(provider) : undefined,
@@ -96,23 +100,37 @@ function readService(element: XmlElement): FeedService {
     ...described,
     language: firstName?.language ?? element.language() ?? DEFAULT_LANGUAGE,
     genres: readGenres(element),
-    bearers: element.children("bearer").flatMap((bearer): FeedBearer[] => {
-      const id = bearer.attribute("id");
-      if (id === undefined) return [];
-      return [
-        {
-          id: id.trim(),
-          cost: integerAttribute(bearer, "cost"),
-          offset: integerAttribute(bearer, "offset"),
-          mimeValue: bearer.attribute("mimeValue"),
-          bitrate: integerAttribute(bearer, "bitrate"),
-          origin: originOf(bearer.position),
-        },
-      ];
-    }),
+    bearers: [...element.children("bearer"), ...element.children("serviceID")].flatMap(
+      (bearer): FeedBearer[] => {
+        const id = bearer.attribute("id");
+        if (id === undefined) return [];
+        return [
+          {
+            id: bearer.name === "serviceID" ? dabIdOfEpg1(id.trim()) : id.trim(),
+            cost: integerAttribute(bearer, "cost"),
+            offset: integerAttribute(bearer, "offset"),
+            mimeValue: bearer.attribute("mimeValue"),
+            bitrate: integerAttribute(bearer, "bitrate"),
+            origin: originOf(bearer.position),
+          },
+        ];
+      },
+    ),
     radiodns:
       fqdn !== undefined && serviceIdentifier !== undefined
         ? { fqdn: fqdn.trim(), serviceIdentifier: serviceIdentifier.trim() }
         : undefined,
   };
+}
+
+/**
+ * EPG 1.x's serviceID (`e1.c181.c2a1.0`: ECC, EId, SId, SCIdS) as an SPI 3.1 DAB bearer id
+ * (`dab:ce1.c181.c2a1.0`): the GCC is the SId's country id followed by the ECC.
+ */
+export function dabIdOfEpg1(id: string): string {
+  const parts = /^([0-9a-f]{2})\.([0-9a-f]{4})\.([0-9a-f]{4}|[0-9a-f]{8})\.([0-9a-f])$/i.exec(id);
+  if (!parts) return id;
+  const [, ecc = "", eid, sid = "", scids] = parts;
+  const countryId = sid.length === 8 ? sid[2] : sid[0];
+  return `dab:${countryId}${ecc}.${eid}.${sid}.${scids}`.toLowerCase();
 }

@@ -36,9 +36,15 @@ export function readNames(parent: XmlElement): FeedNames {
   };
 }
 
+/**
+ * A whole-number attribute. One that is not a whole number (`cost="Spain"`) stays unread, so
+ * the report names it and its value as not imported.
+ */
 export function integerAttribute(element: XmlElement, name: string): number | undefined {
-  const value = element.attribute(name);
-  return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
+  const value = element.peekAttribute(name)?.trim();
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  element.attribute(name);
+  return Number(value);
 }
 
 /** Every mediaDescription: descriptions and multimedia, one or several per element. */
@@ -74,7 +80,8 @@ export function readGenres(parent: XmlElement): FeedGenre[] {
   return parent.children("genre").flatMap((genre) => {
     const href = genre.attribute("href");
     if (href === undefined) return [];
-    const name = genre.text();
+    // EPG 1.x puts the label in a <name> child.
+    const name = genre.child("name")?.text() || genre.text();
     return [
       {
         href: href.trim(),
@@ -99,9 +106,10 @@ export function readKeywords(parent: XmlElement): LocalisedText[] {
   });
 }
 
+/** `uri`, or EPG 1.x's `url`, which some platforms still write in SPI 3.1 documents. */
 export function readLinks(parent: XmlElement): FeedLink[] {
   return parent.children("link").flatMap((link) => {
-    const uri = link.attribute("uri");
+    const uri = link.attribute("uri") ?? link.attribute("url");
     if (uri === undefined) return [];
     return [
       {

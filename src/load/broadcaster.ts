@@ -110,7 +110,7 @@ export interface Service {
   readonly geolocation: Geolocation | undefined;
   /** The ids of the provider's service groups it is a member of. */
   readonly groups: readonly string[];
-  /** Broadcast bearers (DAB, FM): in both SI documents. */
+  /** Broadcast bearers (DAB, FM, HD Radio, DRM, AMSS): in both SI documents. */
   readonly bearers: readonly Bearer[];
   /** IP streams: only in the keyed SI document. */
   readonly streams: readonly Bearer[];

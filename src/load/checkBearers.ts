@@ -4,9 +4,10 @@ import { gccProblem, parseBroadcastBearer } from "./radiodnsBearer.js";
 import type { YamlFile } from "./readYamlFile.js";
 
 /**
- * A service's DAB and FM bearers as RadioDNS needs them: a GCC that agrees with the SId or PI
+ * A service's broadcast bearers (DAB, FM, HD Radio, DRM, AMSS) as RadioDNS needs them: a GCC that agrees with the SId or PI
  * code (a receiver builds the lookup from those), and no bearer that another service, or this
- * one, already claims — a radio tuned to it must find one service and one PI path.
+ * one, already claims — a radio tuned to it must find one service and one PI path; and a
+ * warning for a constant-bitrate stream that does not say its bitrate.
  * `inUse` holds where each bearer was first given, across the services read so far, located
  * only if a message needs it: locating builds the file's yaml Document, which a valid file never
  * needs otherwise.
@@ -17,7 +18,7 @@ export function checkBearers(
   inUse: Map<string, () => SourceRef>,
 ): InputProblem[] {
   const problems: InputProblem[] = [];
-  for (const system of ["dab", "fm"] as const) {
+  for (const system of ["dab", "fm", "hd", "drm", "amss"] as const) {
     for (const [index, { id }] of (input.bearers?.[system] ?? []).entries()) {
       const path = ["bearers", system, index, "id"];
       const bearer = parseBroadcastBearer(id);
@@ -31,5 +32,22 @@ export function checkBearers(
       }
     }
   }
+  for (const [index, stream] of (input.streams ?? []).entries()) {
+    if (stream.bitrate === undefined && isConstantBitrate(stream.mimeValue, stream.url)) {
+      problems.push(
+        file.warning(
+          ["streams", index],
+          `an ${stream.mimeValue} stream without bitrate: TS 102 818 V3.5.1 §5.11.4 recommends it for a constant-bitrate stream (leave it out only for HLS, DASH or VBR)`,
+        ),
+      );
+    }
+  }
   return problems;
+}
+
+/** Playlists (HLS, DASH) carry several bitrates: §5.11.4 recommends no bitrate for them. */
+function isConstantBitrate(mimeValue: string, url: string): boolean {
+  const playlist =
+    /mpegurl|dash\+xml|x-scpls|ogg/i.test(mimeValue) || /\.(m3u8?|mpd|pls)(\?|$)/i.test(url);
+  return !playlist;
 }

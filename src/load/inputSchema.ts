@@ -403,10 +403,44 @@ export const fmBearerSchema = z.strictObject({
   offset: z.number().int().min(0).optional(),
 });
 
+/** HD Radio, DRM and AMSS bearers: no default cost, as no clause of TS 102 818 suggests one. */
+export const hdBearerSchema = z.strictObject({
+  id: z.string().regex(/^hd:[0-9a-f]{3}\.[0-9a-f]{5}$/, {
+    error:
+      "is not an HD Radio bearer id (expected hd:<country code>.<transmitter id>, e.g. hd:292.0ea31)",
+  }),
+  cost: bearerCost,
+  offset: z.number().int().min(0).optional(),
+});
+
+export const drmBearerSchema = z.strictObject({
+  id: z.string().regex(/^drm:[0-9a-f]{6}$/, {
+    error: "is not a DRM bearer id (expected drm:<service id, 6 hex digits>)",
+  }),
+  cost: bearerCost,
+  mimeValue: mediaType.describe("The encoded audio's media type (TS 102 818 §5.11.3)."),
+  offset: z.number().int().min(0).optional(),
+});
+
+export const amssBearerSchema = z.strictObject({
+  id: z.string().regex(/^amss:[0-9a-f]{6}$/, {
+    error: "is not an AMSS bearer id (expected amss:<service id, 6 hex digits>)",
+  }),
+  cost: bearerCost,
+  offset: z.number().int().min(0).optional(),
+});
+
 export const streamSchema = z.strictObject({
   url: httpUrl,
   mimeValue: mediaType,
-  bitrate: z.number().int().positive(),
+  bitrate: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "In kbit/s, for a constant-bitrate stream; leave it out for HLS, DASH and VBR streams (TS 102 818 V3.5.1 §5.11.4).",
+    ),
   cost: bearerCost.optional(),
   offset: z.number().int().min(0).optional(),
 });
@@ -446,6 +480,9 @@ export const serviceSchema = z
       .strictObject({
         dab: z.array(dabBearerSchema).optional(),
         fm: z.array(fmBearerSchema).optional(),
+        hd: z.array(hdBearerSchema).optional(),
+        drm: z.array(drmBearerSchema).optional(),
+        amss: z.array(amssBearerSchema).optional(),
       })
       .optional(),
     streams: z
@@ -528,6 +565,15 @@ export const showSchema = z.strictObject({
   group: crid
     .optional()
     .describe("The show's group CRID (memberOf); derived from service and show id when absent."),
+  groupShortId: z
+    .number()
+    .int()
+    .min(1)
+    .max(16_777_215)
+    .optional()
+    .describe(
+      "The group's shortId in memberOf (a 24-bit number, TS 102 818 §5.10), e.g. kept from an imported feed; 0 when absent.",
+    ),
   terrestrialProgrammeCrid: crid
     .optional()
     .describe(

@@ -409,6 +409,9 @@ function toServiceFields(
     bearers: [
       ...(input.bearers?.dab ?? []).map((b) => ({ ...b, cost: b.cost ?? 20 })),
       ...(input.bearers?.fm ?? []).map((b) => ({ ...b, cost: b.cost ?? 50 })),
+      ...(input.bearers?.hd ?? []),
+      ...(input.bearers?.drm ?? []),
+      ...(input.bearers?.amss ?? []),
     ],
     streams: (input.streams ?? []).map((s) => ({
       id: s.url,

@@ -6,15 +6,25 @@
  */
 export type BroadcastBearer =
   | { system: "dab"; gcc: string; eid: string; sid: string; scids: string }
-  | { system: "fm"; gcc: string; pi: string; frequency: string };
+  | { system: "fm"; gcc: string; pi: string; frequency: string }
+  | { system: "hd"; cc: string; tx: string }
+  | { system: "drm"; sid: string }
+  | { system: "amss"; sid: string };
 
 /** The root of every RadioDNS lookup name. */
 export const RADIODNS_ROOT = "radiodns.org";
 
 const DAB = /^dab:([0-9a-f]{3})\.([0-9a-f]{4})\.([0-9a-f]{4}|[0-9a-f]{8})\.([0-9a-f])$/;
 const FM = /^fm:([0-9a-f]{3})\.([0-9a-f]{4})\.(\d{5})$/;
+/** HD Radio: country code and transmitter id (`hd:292.0ea31`, TS 102 818 V3.5.1 §5.12 example 4). */
+const HD = /^hd:([0-9a-f]{3})\.([0-9a-f]{5})$/;
+/** DRM and AMSS: the 24-bit service id (`drm:e1c238`, TS 102 818 V3.5.1 §9.2.2.3). */
+const DRM_OR_AMSS = /^(drm|amss):([0-9a-f]{6})$/;
 
-/** `dab:4e1.4fe1.4e01.0` or `fm:4e1.4e02.10170`; undefined for anything else (streams). */
+/**
+ * `dab:4e1.4fe1.4e01.0`, `fm:4e1.4e02.10170`, `hd:292.0ea31`, `drm:e1c238` or `amss:e1c238`;
+ * undefined for anything else (streams).
+ */
 export function parseBroadcastBearer(id: string): BroadcastBearer | undefined {
   const dab = DAB.exec(id);
   if (dab) {
@@ -26,6 +36,16 @@ export function parseBroadcastBearer(id: string): BroadcastBearer | undefined {
     const [, gcc, pi, frequency] = fm as unknown as [string, string, string, string];
     return { system: "fm", gcc, pi, frequency };
   }
+  const hd = HD.exec(id);
+  if (hd) {
+    const [, cc, tx] = hd as unknown as [string, string, string];
+    return { system: "hd", cc, tx };
+  }
+  const drmOrAmss = DRM_OR_AMSS.exec(id);
+  if (drmOrAmss) {
+    const [, system, sid] = drmOrAmss as unknown as [string, "drm" | "amss", string];
+    return system === "drm" ? { system, sid } : { system, sid };
+  }
   return undefined;
 }
 
@@ -35,6 +55,8 @@ export function parseBroadcastBearer(id: string): BroadcastBearer | undefined {
  */
 function parameterSets(bearer: BroadcastBearer, fmCountry: string | undefined): string[][] {
   if (bearer.system === "dab") return [[bearer.gcc, bearer.eid, bearer.sid, bearer.scids]];
+  if (bearer.system === "hd") return [[bearer.cc, bearer.tx]];
+  if (bearer.system === "drm" || bearer.system === "amss") return [[bearer.sid]];
   const sets = [[bearer.gcc, bearer.pi, bearer.frequency]];
   if (fmCountry !== undefined) sets.push([fmCountry, bearer.pi, bearer.frequency]);
   return sets;
@@ -58,6 +80,7 @@ export function lookupNamesOf(bearer: BroadcastBearer, fmCountry?: string): stri
  * those, so a GCC that disagrees with them names a lookup no radio will ever make.
  */
 export function gccProblem(bearer: BroadcastBearer): string | undefined {
+  if (bearer.system !== "dab" && bearer.system !== "fm") return undefined;
   const countryId = bearer.gcc.slice(0, 1);
   const ecc = bearer.gcc.slice(1);
   if (countryId === "0") return `GCC ${bearer.gcc} has country id 0, which no country has`;

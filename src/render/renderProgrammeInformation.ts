@@ -135,7 +135,7 @@ function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, language: 
     .up();
   if (content.onDemand) writeOnDemand(xml, content.onDemand);
   writeProgrammeText(xml, content, texts);
-  xml.ele("memberOf", { id: groupCrid, shortId: "0" }).up();
+  xml.ele("memberOf", { id: groupCrid, shortId: String(content.groupShortId ?? 0) }).up();
   if (content.website) {
     const description = websiteLabel(language);
     xml.ele("link", attributes({ uri: content.website, mimeValue: "text/html", description })).up();

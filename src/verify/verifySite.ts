@@ -18,6 +18,8 @@ export interface VerifyOptions {
   /** The clock the site is expected to agree with (UTC ms). */
   now: number;
   timeoutMs?: number;
+  /** The most bytes an answer may have (MAX_DOCUMENT_BYTES); smaller in tests. */
+  maxBytes?: number;
 }
 
 export interface VerifyCheck {
@@ -90,7 +92,10 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
       base,
       `${prefix}${path}`,
       { ...headers, ...extra },
-      options.timeoutMs ?? 15_000,
+      {
+        timeoutMs: options.timeoutMs ?? 15_000,
+        ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+      },
     );
   }
 

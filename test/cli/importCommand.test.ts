@@ -86,6 +86,8 @@ describe("spi-static import", () => {
       root,
     );
     expect(run.exitCode).toBe(3);
-    expect(run.stderr).toContain("the feed has no SI document (<serviceInformation>)");
+    expect(run.stderr).toContain(
+      "the feed has no SI document (<serviceInformation> of SPI 3.1): services cannot be imported without it",
+    );
   });
 });

@@ -61,7 +61,8 @@ export function programmeFactsOf(xml: string): ProgrammeFacts[] {
     } else if (current && tag.name === "onDemand") {
       inOnDemand = true;
     } else if (current && tag.name === "memberOf") {
-      current.memberOf.push(a.id ?? "");
+      // The group's shortId too, where it is not 0.
+      current.memberOf.push(a.shortId && a.shortId !== "0" ? `${a.id} ${a.shortId}` : (a.id ?? ""));
     } else if (current && tag.name === "time" && a.time) {
       current.start = new Date(Date.parse(a.time)).toISOString();
       const [, h = "0", m = "0"] = /^PT(?:(\d+)H)?(?:(\d+)M)?/.exec(a.duration ?? "") ?? [];

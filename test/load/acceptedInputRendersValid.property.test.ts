@@ -251,9 +251,27 @@ const fmBearer = fc.record(
   },
   { requiredKeys: ["id"] },
 );
+/** HD Radio, DRM and AMSS bearers (TS 103 270): a cost is required, as no default is given. */
+const hdBearer = fc.record(
+  { id: fc.tuple(hex(3), hex(5)).map(([cc, tx]) => `hd:${cc}.${tx}`), cost: fc.nat(100) },
+  { requiredKeys: ["id", "cost"] },
+);
+const drmBearer = fc.record(
+  {
+    id: hex(6).map((sid) => `drm:${sid}`),
+    cost: fc.nat(100),
+    mimeValue: oneOf("audio/mpeg", "audio/aacp", "audio/xhe-aac"),
+  },
+  { requiredKeys: ["id", "cost", "mimeValue"] },
+);
+const amssBearer = fc.record(
+  { id: hex(6).map((sid) => `amss:${sid}`), cost: fc.nat(100) },
+  { requiredKeys: ["id", "cost"] },
+);
 const stream = fc.record(
   { url: httpUrl, mimeValue: mediaType, bitrate: fc.integer({ min: 1, max: 320 }) },
-  { requiredKeys: ["url", "mimeValue", "bitrate"] },
+  // bitrate is optional: an HLS, DASH or VBR stream leaves it out (TS 102 818 V3.5.1 §5.11.4).
+  { requiredKeys: ["url", "mimeValue"] },
 );
 
 const genre = fc.record(
@@ -359,7 +377,13 @@ const service = (id: string) =>
       // Mostly given when the service's language is not the provider's (TS 102 818 §6.5).
       namesInProviderLanguage: mostly(names(true), fc.constant(undefined)),
       bearers: fc.record(
-        { dab: fc.array(dabBearer, { maxLength: 2 }), fm: fc.array(fmBearer, { maxLength: 1 }) },
+        {
+          dab: fc.array(dabBearer, { maxLength: 2 }),
+          fm: fc.array(fmBearer, { maxLength: 1 }),
+          hd: fc.array(hdBearer, { maxLength: 1 }),
+          drm: fc.array(drmBearer, { maxLength: 1 }),
+          amss: fc.array(amssBearer, { maxLength: 1 }),
+        },
         { requiredKeys: [] },
       ),
       streams: fc.array(stream, { maxLength: 2 }),
@@ -446,6 +470,7 @@ const programmeFields = {
     oneOf("crid://test.example/group/1"),
     oneOf("crid://test.example/100%", "crid://x"),
   ),
+  groupShortId: mostly(fc.integer({ min: 1, max: 16_777_215 }), oneOf(0, 16_777_216)),
   events: fc.array(programmeEvent, { maxLength: 1 }),
   onDemand: fc.option(onDemand, { nil: undefined, freq: 3 }),
   terrestrialProgrammeCrid: terrestrialCrid,

@@ -59,3 +59,22 @@ describe("a DAB or FM bearer claimed by two services", () => {
     expect(exitCode).toBe(0);
   });
 });
+
+describe("a stream without a bitrate", () => {
+  it("is valid (HLS, DASH, VBR leave it out) and a warning only where the stream is constant-bitrate", async () => {
+    const data = join(root, "streams", "data");
+    await cp(MINIMAL, data, { recursive: true });
+    const one = await readFile(join(data, "services/one.yaml"), "utf8");
+    await writeFile(
+      join(data, "services/one.yaml"),
+      `${one}streams:\n  - { url: "https://s.example/one.m3u8", mimeValue: application/vnd.apple.mpegurl }\n  - { url: "https://s.example/one.mp3", mimeValue: audio/mpeg }\n  - { url: "https://s.example/one.aac", mimeValue: audio/aacp, bitrate: 48 }\n`,
+    );
+    const { lines, exitCode } = await validate({ data, now: NOW });
+    expect(lines.filter((line) => /bitrate/.test(line))).toEqual([
+      expect.stringMatching(
+        /services\/one\.yaml:\d+:\d+ streams\[1\]: warning: an audio\/mpeg stream without bitrate: TS 102 818 V3\.5\.1 §5\.11\.4 recommends it for a constant-bitrate stream/,
+      ),
+    ]);
+    expect(exitCode).toBe(0);
+  });
+});

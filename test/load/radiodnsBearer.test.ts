@@ -33,6 +33,19 @@ describe("a bearer as RadioDNS sees it (TS 103 270)", () => {
     }
   });
 
+  it("reads HD Radio, DRM and AMSS bearer ids, with their ServiceIdentifiers and lookup names", () => {
+    expect(parseBroadcastBearer("hd:292.0ea31")).toEqual({ system: "hd", cc: "292", tx: "0ea31" });
+    expect(serviceIdentifiersOf(bearer("hd:292.0ea31"), "us")).toEqual(["hd/292/0ea31"]);
+    expect(lookupNamesOf(bearer("hd:292.0ea31"))).toEqual(["0ea31.292.hd.radiodns.org"]);
+    expect(serviceIdentifiersOf(bearer("drm:e1c238"))).toEqual(["drm/e1c238"]);
+    expect(lookupNamesOf(bearer("drm:e1c238"))).toEqual(["e1c238.drm.radiodns.org"]);
+    expect(lookupNamesOf(bearer("amss:e1c238"))).toEqual(["e1c238.amss.radiodns.org"]);
+    expect(gccProblem(bearer("drm:e1c238"))).toBeUndefined();
+    for (const other of ["hd:292.0ea3", "drm:e1c23", "amss:E1C238", "drm:e1c238.0"]) {
+      expect(parseBroadcastBearer(other)).toBeUndefined();
+    }
+  });
+
   it("gives the ServiceIdentifier and lookup name receivers build, FM also by country", () => {
     expect(serviceIdentifiersOf(bearer("dab:4e1.4fe1.4e01.0"), "ch")).toEqual([
       "dab/4e1/4fe1/4e01/0",
