@@ -15,9 +15,17 @@ const stopOnSignal = () => {
   stop.abort();
 };
 
+// A reader that closes the pipe early (`spi-static build --help | head -1`) has read what it
+// wanted: later lines are dropped and the command ends as it would have, not with a stack trace.
+let stdoutReaderGone = false;
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  stdoutReaderGone = true;
+});
+
 const io: CommandIo = {
   env: process.env,
-  stdout: (lines) => process.stdout.write(`${lines}\n`),
+  stdout: (lines) => stdoutReaderGone || process.stdout.write(`${lines}\n`),
   stderr: (lines) => process.stderr.write(`${lines}\n`),
   terminal: process.stderr.isTTY ? process.stderr : undefined,
   stopSignal() {

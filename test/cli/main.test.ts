@@ -18,6 +18,21 @@ describe("the spi-static binary", () => {
     expect(result.stderr).toBe("");
   });
 
+  it("ends quietly when the reader of its output closes the pipe early (`--help | head -1`)", async () => {
+    const child = spawn(process.execPath, [resolve("dist/cli/main.js"), "build", "--help"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+
   it("limits its heap's growth, says so on the memory channel, and leaves it to V8 when asked", async () => {
     const limited = await runCli(["--version"], root, { SPI_STATIC_DEBUG: "memory" });
     expect(limited.stderr).toMatch(
