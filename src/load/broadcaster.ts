@@ -69,8 +69,13 @@ export interface Discovery {
   readonly host: string;
   readonly httpsPort: number;
   readonly httpPort: number;
-  /** PI without a key; `spi-static dns` then also writes the _radioepg record. */
+  /** PI without a key. */
   readonly openPi: boolean;
+  /**
+   * `spi-static dns` writes _radioepg (plain HTTP, no key) beside _radiospi: the clients in use
+   * look only for it. With keyed PI they get the open SI and 401 for PI (TS 102 818 §10.5.5).
+   */
+  readonly radioepg: boolean;
   /** ISO 3166 code under which FM services are also looked up, if any. */
   readonly fmCountry: string | undefined;
 }

@@ -280,12 +280,16 @@ export const discoverySchema = z.strictObject({
   httpsPort: port.optional().describe("Its HTTPS port, in the _radiospi SRV record (default 443)."),
   httpPort: port
     .optional()
-    .describe("Its plain HTTP port, in the _radioepg SRV record of open PI (default 80)."),
+    .describe("Its plain HTTP port, in the _radioepg SRV record (default 80)."),
   pi: z
     .enum(["keyed", "open"])
     .optional()
+    .describe("keyed (default): PI needs an API key. open: PI is served without one."),
+  radioepg: z
+    .boolean()
+    .optional()
     .describe(
-      "keyed (default): PI needs an API key. open: PI is served without one, and dns also writes _radioepg.",
+      "Write _radioepg._tcp (plain HTTP, no key) beside _radiospi (default true): the record the clients in use look for. With keyed PI they get the open SI and a 401 for PI (TS 102 818 §10.5.5). false leaves it out.",
     ),
   fmCountry: z
     .string()

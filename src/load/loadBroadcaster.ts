@@ -373,6 +373,7 @@ function toProvider(
       httpsPort: input.discovery?.httpsPort ?? 443,
       httpPort: input.discovery?.httpPort ?? 80,
       openPi: input.discovery?.pi === "open",
+      radioepg: input.discovery?.radioepg ?? true,
       fmCountry: input.discovery?.fmCountry,
     },
   };

@@ -370,10 +370,17 @@ describe("a radio finds the example broadcaster through real DNS", () => {
     expect(byCountry.service.serviceIdentifier).toBe("pop");
   });
 
-  it("keyed PI publishes no _radioepg: a keyless client finds nothing to ask", async () => {
-    await expect(keyed.resolver.resolveSrv(`_radioepg._tcp.${FQDN}`)).rejects.toMatchObject({
-      code: "ENOTFOUND",
-    });
+  it("keyed PI still publishes _radioepg: a keyless client gets the open SI, and 401 for PI", async () => {
+    const srv = await keyed.resolver.resolveSrv(`_radioepg._tcp.${FQDN}`);
+    expect(srv).toEqual([{ name: SITE_HOST, port: keyed.servePort, priority: 0, weight: 100 }]);
+    const found = await lookUp(keyed.resolver, "dab:4e1.4fe1.4e01.0", true);
+    expect([found.scheme, found.sendsKey, found.port]).toEqual(["http", false, keyed.servePort]);
+    const si = await get(keyed, found, "/radiodns/spi/3.1/SI.xml", {});
+    expect(si.status).toBe(200);
+    expect(serviceOf(si.body, "dab:4e1.4fe1.4e01.0").serviceIdentifier).toBe("news");
+    // TS 102 818 §10.5.5: a request without client identification may be answered with an error.
+    const pi = await get(keyed, found, `/radiodns/spi/3.1/dab/4e1/4fe1/4e01/0/${TODAY}_PI.xml`, {});
+    expect(pi.status).toBe(401);
   });
 
   it("open PI: _radioepg too, and a keyless client gets SI and PI by bearer and by id", async () => {
