@@ -106,6 +106,8 @@ export interface Service {
   readonly timeZone: string;
   /** Its programmes' shortIds: 0, or unique ones from their starts (the provider's unless its own). */
   readonly shortIds: Input.ShortIdPolicy;
+  /** Its share of the provider's unique shortIds (schedule/programmeShortId.ts). */
+  readonly shortIdSlot: number;
   readonly logos: readonly Logo[];
   readonly genres: readonly Genre[];
   readonly keywords: readonly string[];

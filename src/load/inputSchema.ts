@@ -344,7 +344,7 @@ export const providerSchema = z
     shortIds: shortIdPolicy
       .optional()
       .describe(
-        "Programme shortIds: zero (default, as the seed's API) or unique (stable 24-bit ids from each programme's UTC start, for a DAB EPG). A service may set its own.",
+        "Programme shortIds: zero (default, as the seed's API) or unique (stable 24-bit ids from each programme's UTC start, unique across the provider's services, for a DAB EPG). A service may set its own.",
       ),
     piMarginHours: z
       .number()
@@ -431,6 +431,15 @@ export const serviceSchema = z
     shortIds: shortIdPolicy
       .optional()
       .describe("Programme shortIds for this service: zero or unique; defaults to the provider's."),
+    shortIdSlot: z
+      .number()
+      .int()
+      .min(0)
+      .max(30)
+      .optional()
+      .describe(
+        "With shortIds: unique, the service's share of the provider's shortIds (0 to 30, one service each); default: from its id.",
+      ),
     logos: z.array(logoSchema).optional(),
     genres: z
       .array(genreSchema, {

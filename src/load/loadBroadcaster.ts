@@ -31,6 +31,7 @@ import type {
 import { loadLogos } from "./loadLogos.js";
 import { type EpisodeList, loadSchedule } from "./loadSchedule.js";
 import type { YamlFile } from "./readYamlFile.js";
+import { defaultShortIdSlot, ShortIdSlots } from "./shortIdSlot.js";
 import { SERVICE_ID_PATTERN } from "./spiFormat.js";
 
 /** What the load stage found in a data folder: the usable part and every problem. */
@@ -130,6 +131,8 @@ async function loadFrom(
   const bearersInUse = new Map<string, () => SourceRef>();
   // The service groups some service joins, broken services included: the rest have no members.
   const groupsInUse = new Set<string>();
+  // Services with unique shortIds share the provider's range (TS 102 818 §5.2.2), a slot each.
+  const shortIdSlots = new ShortIdSlots();
   for (const path of serviceFiles ?? []) {
     const own: InputProblem[] = [];
     const { file, input, digest } = await read("service", path, own);
@@ -150,6 +153,11 @@ async function loadFrom(
       if (file) idsInUse.set(id, file.file);
       const fields = file && input && toServiceFields(input, provider, file, own);
       if (file && input) own.push(...checkBearers(input, file, bearersInUse));
+      if (file && input && fields?.shortIds === "unique") {
+        const at = file.locateKey(input.shortIdSlot === undefined ? ["id"] : ["shortIdSlot"]);
+        const taken = shortIdSlots.take(input, file.file, at);
+        if (taken) own.push(taken);
+      }
       const schedulePath = join(dataDir, "schedules", `${id}.yaml`);
       const scheduleRead = await inputs.read("schedule", schedulePath);
       const scheduleFile = "file" in scheduleRead ? scheduleRead.file : undefined;
@@ -400,6 +408,7 @@ function toServiceFields(
     language,
     timeZone: input.timeZone ?? provider?.timeZone ?? "",
     shortIds: input.shortIds ?? provider?.shortIds ?? "zero",
+    shortIdSlot: input.shortIdSlot ?? defaultShortIdSlot(input.id),
     logos: loadLogos(input.logos, file, problems),
     genres: input.genres,
     keywords: input.keywords ?? [],

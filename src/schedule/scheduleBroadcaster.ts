@@ -5,6 +5,7 @@ import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
 import { expandSchedule, type Overlap, overlapKey, overlapProblem } from "./expandSchedule.js";
+import { groupShortIdCollisions } from "./groupShortIds.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
 
 export interface ScheduledService {
@@ -155,8 +156,15 @@ export function scheduleBroadcaster(
     checks.set(service, { problems: own, given });
     onChecked?.({ provider: broadcaster.provider, service, programmes, dates });
   }
-  // What remains fails only together: CRIDs given in the YAML that collide across services.
-  const across = cridCollisions(cridSources, cridAuthority);
+  // What remains fails only together: CRIDs given in the YAML that collide across services, and
+  // groups of services with unique shortIds whose shortIds would.
+  const across = [
+    ...cridCollisions(cridSources, cridAuthority),
+    ...groupShortIdCollisions(
+      services.map(({ service }) => service),
+      cridAuthority,
+    ),
+  ];
   problems.push(...across);
   const scheduled = {
     broadcaster: { ...broadcaster, services: services.map(({ service }) => service) },

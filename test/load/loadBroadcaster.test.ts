@@ -73,3 +73,39 @@ describe("loadBroadcaster", () => {
     ]);
   });
 });
+
+describe("shortIds: unique across the provider's services", () => {
+  async function example(name: string, edit: (provider: string) => string): Promise<string> {
+    const dir = join(root, name);
+    await cp("data", dir, { recursive: true });
+    const path = join(dir, "provider.yaml");
+    await writeFile(path, edit(await readFile(path, "utf8")));
+    return dir;
+  }
+
+  it("refuses two services in one shortIdSlot, at the second's id, naming a free slot", async () => {
+    const dir = await example("slots", (text) => `${text}shortIds: unique\n`);
+    const { problems } = await loadBroadcaster(dir);
+    const errors = problems.filter((p) => p.severity === "error");
+    expect(errors.map((p) => [relative(dir, p.file), p.line, p.column, p.field])).toEqual([
+      ["services/pop.yaml", 2, 1, "id"],
+    ]);
+    expect(errors[0]?.message).toMatch(
+      /^its id gives shortIdSlot 10, as service "news" \(.*services\/news\.yaml\) has, so their programmes would share shortIds \(shortIds: unique\): give one of them shortIdSlot: 0 \(free: 0, 1, 3, 4, 6, 8, 9, 11, …\)$/,
+    );
+    const pop = join(dir, "services", "pop.yaml");
+    await writeFile(
+      pop,
+      (await readFile(pop, "utf8")).replace(/^id: pop$/m, "id: pop\nshortIdSlot: 0"),
+    );
+    const fixed = await loadBroadcaster(dir);
+    expect(fixed.problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(fixed.broadcaster?.services.map((s) => [s.id, s.shortIdSlot])).toEqual([
+      ["bern", 7],
+      ["klassik", 5],
+      ["lounge", 2],
+      ["news", 10],
+      ["pop", 0],
+    ]);
+  });
+});
