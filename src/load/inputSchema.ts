@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCalendarDate, weekdayNames } from "../time/plainDate.js";
 import { countryCodeProblem } from "./countryCode.js";
+import { genreHrefProblem } from "./genreTerm.js";
 import { quoted } from "./inputProblem.js";
 import { eventLocatorProblem, httpUrlProblem, linkUriProblem } from "./linkUri.js";
 import { mediaTypeProblem } from "./mediaType.js";
@@ -225,9 +226,11 @@ export const imageSchema = z.strictObject({
 });
 
 export const genreSchema = z.strictObject({
-  href: z.string().regex(/^urn:tva:metadata:cs:[A-Za-z]+CS:\d{4}:[0-9.]+$/, {
-    error: "is not a TV-Anytime genre URN (e.g. urn:tva:metadata:cs:ContentCS:2011:3.6.1)",
-  }),
+  href: checkedString(genreHrefProblem)
+    .meta({ pattern: "^urn:tva:metadata:cs:[A-Za-z]+CS:\\d{4}:[0-9]+(\\.[0-9]+)*$" })
+    .describe(
+      "A term of a TV-Anytime classification scheme, e.g. urn:tva:metadata:cs:ContentCS:2011:3.6.1.",
+    ),
   name: z.string().min(1),
   type: z.enum(["main", "secondary", "other"]).optional(),
 });
