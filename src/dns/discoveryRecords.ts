@@ -66,7 +66,7 @@ export function discoveryRecordsOf(broadcaster: Broadcaster): DiscoveryRecords {
     for (const { id } of service.bearers) {
       const bearer = parseBroadcastBearer(id);
       if (!bearer) continue;
-      for (const name of lookupNamesOf(bearer, discovery.fmCountry)) {
+      for (const name of lookupNamesOf(bearer, service.fmCountry)) {
         lookupNames.push({ name, target: fqdn, service: service.id, bearer: id });
       }
     }

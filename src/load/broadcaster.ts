@@ -117,6 +117,8 @@ export interface Service {
   readonly geolocation: Geolocation | undefined;
   /** The ids of the provider's service groups it is a member of. */
   readonly groups: readonly string[];
+  /** ISO 3166 code (lower case) its FM bearers are also looked up by, if any. */
+  readonly fmCountry: string | undefined;
   /** Broadcast bearers (DAB, FM): in both SI documents. */
   readonly bearers: readonly Bearer[];
   /** IP streams: only in the keyed SI document. */

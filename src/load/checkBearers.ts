@@ -23,6 +23,8 @@ export function checkBearers(
       const bearer = parseBroadcastBearer(id);
       const wrongGcc = bearer && gccProblem(bearer);
       if (wrongGcc) problems.push(file.error(path, wrongGcc));
+      const wrongFrequency = bearer?.system === "fm" && frequencyProblem(bearer.frequency);
+      if (wrongFrequency) problems.push(file.error(path, wrongFrequency));
       const earlier = inUse.get(id);
       if (earlier) {
         problems.push(file.error(path, `${id} is also claimed at ${formatSourceRef(earlier())}`));
@@ -32,4 +34,17 @@ export function checkBearers(
     }
   }
   return problems;
+}
+
+/**
+ * FM broadcasting lies within 65.8–108 MHz (the OIRT band from 65.8, Japan's from 76, the
+ * CCIR band to 108): a frequency outside names a lookup no receiver will make.
+ */
+const FM_BAND = { from: 6580, to: 10800 };
+
+function frequencyProblem(frequency: string): string | undefined {
+  const tens = Number(frequency);
+  if (tens >= FM_BAND.from && tens <= FM_BAND.to) return undefined;
+  const mhz = (tens / 100).toFixed(2);
+  return `frequency ${frequency} is ${mhz} MHz, outside the FM broadcast bands (65.80–108.00 MHz; written in 10 kHz, 95.8 MHz is 09580)`;
 }

@@ -276,6 +276,13 @@ export const geolocationSchema = z
 
 const port = z.number().int().min(1).max(65535);
 
+/** A lookup name's ISO 3166-1 country (`…ch.fm.radiodns.org`, TS 103 270): lower case. */
+const fmCountry = checkedString((code) =>
+  /^[a-z]{2}$/.test(code)
+    ? countryCodeProblem(code)
+    : `${quoted(code)} is not an ISO 3166 country code in lower case, as a lookup name has it (e.g. ch)`,
+);
+
 export const discoverySchema = z.strictObject({
   host: checkedString(radiodnsHostProblem)
     .optional()
@@ -294,12 +301,10 @@ export const discoverySchema = z.strictObject({
     .describe(
       "Write _radioepg._tcp (plain HTTP, no key) beside _radiospi (default true): the record the clients in use look for. With keyed PI they get the open SI and a 401 for PI (TS 102 818 §10.5.5). false leaves it out.",
     ),
-  fmCountry: z
-    .string()
-    .regex(/^[a-z]{2}$/, { error: "is not an ISO 3166 country code (two lower-case letters)" })
+  fmCountry: fmCountry
     .optional()
     .describe(
-      "ISO 3166 code of the FM services' country: receivers without ECC look them up by it too.",
+      "ISO 3166 code of the FM services' country, for those that set none: receivers without ECC look them up by it too.",
     ),
 });
 
@@ -434,6 +439,11 @@ export const serviceSchema = z
     shortIds: shortIdPolicy
       .optional()
       .describe("Programme shortIds for this service: zero or unique; defaults to the provider's."),
+    fmCountry: fmCountry
+      .optional()
+      .describe(
+        "ISO 3166 code of this service's FM country (lower case): receivers without ECC look its FM bearers up by it too. Defaults to discovery.fmCountry.",
+      ),
     shortIdSlot: z
       .number()
       .int()

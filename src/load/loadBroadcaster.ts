@@ -409,6 +409,7 @@ function toServiceFields(
     timeZone: input.timeZone ?? provider?.timeZone ?? "",
     shortIds: input.shortIds ?? provider?.shortIds ?? "zero",
     shortIdSlot: input.shortIdSlot ?? defaultShortIdSlot(input.id),
+    fmCountry: input.fmCountry ?? provider?.discovery.fmCountry,
     logos: loadLogos(input.logos, file, problems),
     genres: input.genres,
     keywords: input.keywords ?? [],

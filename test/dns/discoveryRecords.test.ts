@@ -13,9 +13,14 @@ const DISCOVERY: Discovery = {
 };
 
 function broadcaster(discovery: Partial<Discovery>, bearers: string[][]): Broadcaster {
+  // As the loader resolves it: the provider's fmCountry for a service that sets none.
   const services = bearers.map(
     (ids, index) =>
-      ({ id: `s${index}`, bearers: ids.map((id) => ({ id, cost: 20 })) }) as unknown as Service,
+      ({
+        id: `s${index}`,
+        bearers: ids.map((id) => ({ id, cost: 20 })),
+        fmCountry: discovery.fmCountry,
+      }) as unknown as Service,
   );
   return {
     provider: makeProvider({ discovery: { ...DISCOVERY, ...discovery } }),
@@ -85,6 +90,22 @@ describe("the DNS records radios need", () => {
         service: "s1",
         bearer: "dab:4e1.4fe1.e14e0123.2",
       },
+    ]);
+  });
+
+  it("looks an FM service up by its own country, not the provider's", () => {
+    const records = discoveryRecordsOf({
+      provider: makeProvider({ discovery: { ...DISCOVERY, fmCountry: "ch" } }),
+      services: [
+        { id: "bern", bearers: [{ id: "fm:4e1.4e01.09580", cost: 50 }], fmCountry: "ch" },
+        { id: "wnyc", bearers: [{ id: "fm:1a0.1234.09390", cost: 50 }], fmCountry: "us" },
+      ] as unknown as Service[],
+    });
+    expect(records.lookupNames.map((l) => l.name)).toEqual([
+      "09580.4e01.4e1.fm.radiodns.org",
+      "09580.4e01.ch.fm.radiodns.org",
+      "09390.1234.1a0.fm.radiodns.org",
+      "09390.1234.us.fm.radiodns.org",
     ]);
   });
 
