@@ -174,8 +174,14 @@ export const linkSchema = z.strictObject({
 });
 
 const keywordsSchema = z
-  .array(z.string().min(1))
-  .describe("Published as one comma-separated keywords element.");
+  .array(
+    checkedString((keyword) =>
+      keyword.includes(",")
+        ? `${quoted(keyword)} holds a comma: keywords are published as one comma-separated list (TS 102 818 §5.4), so it would become several; give each as its own item`
+        : undefined,
+    ).min(1),
+  )
+  .describe("Published as one comma-separated keywords element; a keyword holds no comma.");
 
 /**
  * The texts of a provider, service or show in one more language: published beside the owner's
