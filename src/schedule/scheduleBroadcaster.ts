@@ -4,6 +4,7 @@ import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
 import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
+import { dayMajorityProblem } from "./dayMajority.js";
 import { expandSchedule, type Overlap, overlapKey, overlapProblem } from "./expandSchedule.js";
 import { groupShortIdCollisions } from "./groupShortIds.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
@@ -146,6 +147,10 @@ export function scheduleBroadcaster(
       ...laidOut.problems,
       ...cridCollisions([{ service, given, programmes: () => programmes }], cridAuthority),
     ];
+    const majority =
+      overlaps.length === 0 &&
+      dayMajorityProblem(service, programmes, dates, broadcaster.provider.piMarginHours);
+    if (majority) own.push(majority);
     for (const problem of own) problems.push(problem);
     if (own.some((problem) => problem.severity === "error")) {
       brokenServices.push(service.id);
