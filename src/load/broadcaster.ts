@@ -29,6 +29,8 @@ export interface Provider {
   readonly cridAuthority: string;
   readonly piMarginHours: number;
   readonly shortIds: Input.ShortIdPolicy;
+  /** The services' default: publish programmeEvent elements. */
+  readonly programmeEvents: boolean;
   readonly logos: readonly Logo[];
   readonly links: readonly Link[];
   readonly keywords: readonly string[];
@@ -106,6 +108,8 @@ export interface Service {
   readonly timeZone: string;
   /** Its programmes' shortIds: 0, or unique ones from their starts (the provider's unless its own). */
   readonly shortIds: Input.ShortIdPolicy;
+  /** Its shows' events are published as programmeEvent elements (false: left out of PI). */
+  readonly programmeEvents: boolean;
   /** Its share of the provider's unique shortIds (schedule/programmeShortId.ts). */
   readonly shortIdSlot: number;
   readonly logos: readonly Logo[];

@@ -355,6 +355,12 @@ export const providerSchema = z
       .string()
       .regex(/^[a-z0-9.-]+$/, { error: "is not a CRID authority (a domain)" })
       .describe("The authority of every derived CRID: crid://<authority>/..."),
+    programmeEvents: z
+      .boolean()
+      .optional()
+      .describe(
+        "Publish the shows' events as programmeEvent elements (default true). false leaves them out of PI, for consumers built on python-hybridspi, which cannot read a PI document with one. A service may set its own.",
+      ),
     shortIds: shortIdPolicy
       .optional()
       .describe(
@@ -442,6 +448,10 @@ export const serviceSchema = z
       .min(1)
       .optional()
       .describe("Defaults to the provider's; the service's days and grid times are in this zone."),
+    programmeEvents: z
+      .boolean()
+      .optional()
+      .describe("Publish this service's programmeEvents; defaults to the provider's (true)."),
     shortIds: shortIdPolicy
       .optional()
       .describe("Programme shortIds for this service: zero or unique; defaults to the provider's."),

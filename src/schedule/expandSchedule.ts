@@ -170,6 +170,8 @@ export function expandSchedule(
   }
   const problems = attachEpisodes(programmes, episodes, zone, from, to);
   problems.push(...placeProgrammeParts(programmes, zone));
+  // Placed all the same, so an event that does not fit is still reported; then left out.
+  if (!service.programmeEvents) for (const programme of programmes) programme.events = [];
   for (const programme of programmes) {
     programme.eventIds = programmeEventIds(
       programme,
