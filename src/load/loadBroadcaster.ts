@@ -131,6 +131,8 @@ async function loadFrom(
   const bearersInUse = new Map<string, () => SourceRef>();
   // The service groups some service joins, broken services included: the rest have no members.
   const groupsInUse = new Set<string>();
+  // The GCCs of the FM bearers that take the provider's fmCountry, with a service of each.
+  const defaultCountryGccs = new Map<string, string>();
   // Services with unique shortIds share the provider's range (TS 102 818 §5.2.2), a slot each.
   const shortIdSlots = new ShortIdSlots();
   for (const path of serviceFiles ?? []) {
@@ -153,6 +155,12 @@ async function loadFrom(
       if (file) idsInUse.set(id, file.file);
       const fields = file && input && toServiceFields(input, provider, file, own);
       if (file && input) own.push(...checkBearers(input, file, bearersInUse));
+      if (input && input.fmCountry === undefined) {
+        for (const { id: bearer } of input.bearers?.fm ?? []) {
+          const gcc = bearer.slice(3, 6);
+          if (!defaultCountryGccs.has(gcc)) defaultCountryGccs.set(gcc, input.id);
+        }
+      }
       if (file && input && fields?.shortIds === "unique") {
         const at = file.locateKey(input.shortIdSlot === undefined ? ["id"] : ["shortIdSlot"]);
         const taken = shortIdSlots.take(input, file.file, at);
@@ -197,6 +205,17 @@ async function loadFrom(
     for (const problem of own) problems.push(problem);
     if (service && !own.some((p) => p.severity === "error")) services.push(service);
     else brokenServices.push(id ?? display(path));
+  }
+
+  const fmCountry = provider?.discovery.fmCountry;
+  if (fmCountry !== undefined && providerFile && defaultCountryGccs.size > 1) {
+    // One country, one GCC (its country id and ECC): two GCCs are most likely two countries.
+    const gccs = [...defaultCountryGccs].map(([gcc, service]) => `${gcc} (${service})`);
+    problems.push({
+      ...providerFile.locate(["discovery", "fmCountry"]),
+      severity: "warning",
+      message: `applies to FM bearers of ${gccs.length} GCCs, ${gccs.join(", ")}: if they are in different countries, give those services their own fmCountry, or a radio there looks them up under ${fmCountry}`,
+    });
   }
 
   for (const group of serviceFiles ? (provider?.serviceGroups ?? []) : []) {

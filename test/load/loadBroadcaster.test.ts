@@ -109,3 +109,31 @@ describe("shortIds: unique across the provider's services", () => {
     ]);
   });
 });
+
+describe("fmCountry", () => {
+  it("warns when the provider's fmCountry covers FM bearers of two GCCs, until the service sets its own", async () => {
+    const dir = join(root, "fm-country");
+    await cp("data", dir, { recursive: true });
+    const pop = join(dir, "services", "pop.yaml");
+    const text = await readFile(pop, "utf8");
+    await writeFile(pop, text.replace("fm:4e1.4e02.10170", "fm:1a0.1234.09390"));
+    const warned = await loadBroadcaster(dir);
+    const warnings = warned.problems.filter((p) => p.message.includes("GCCs"));
+    expect(
+      warnings.map((p) => [relative(dir, p.file), p.line, p.column, p.field, p.severity]),
+    ).toEqual([["provider.yaml", 20, 14, "discovery.fmCountry", "warning"]]);
+    expect(warnings[0]?.message).toBe(
+      "applies to FM bearers of 2 GCCs, 4e1 (bern), 1a0 (pop): if they are in different countries, give those services their own fmCountry, or a radio there looks them up under ch",
+    );
+    await writeFile(
+      pop,
+      text
+        .replace("fm:4e1.4e02.10170", "fm:1a0.1234.09390")
+        .replace(/^id: pop$/m, "id: pop\nfmCountry: us"),
+    );
+    const fixed = await loadBroadcaster(dir);
+    expect(fixed.problems.filter((p) => p.message.includes("GCCs"))).toEqual([]);
+    expect(fixed.broadcaster?.services.find((s) => s.id === "pop")?.fmCountry).toBe("us");
+    expect(fixed.broadcaster?.services.find((s) => s.id === "news")?.fmCountry).toBe("ch");
+  });
+});
