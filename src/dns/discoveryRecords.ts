@@ -14,7 +14,7 @@ export interface DiscoveryRecords {
 }
 
 export interface SrvRecord {
-  /** `radiospi`: HTTPS, clients may send a key; `radioepg`: plain HTTP, no key (open PI only). */
+  /** `radiospi`: HTTPS, clients may send a key; `radioepg`: plain HTTP, never a key. */
   application: "radiospi" | "radioepg";
   name: string;
   priority: number;
@@ -48,8 +48,10 @@ export function discoveryRecordsOf(broadcaster: Broadcaster): DiscoveryRecords {
       target: discovery.host,
     },
   ];
-  // A client that finds _radioepg speaks plain HTTP and sends no key: only open PI serves it.
-  if (discovery.openPi) {
+  // The clients in use look only for _radioepg: without it they find not even the open SI. They
+  // speak plain HTTP and send no key, so with keyed PI they get the SI and a 401 for PI, which
+  // TS 102 818 §10.5.5 allows as the answer to a request without client identification.
+  if (discovery.radioepg) {
     srv.push({
       application: "radioepg",
       name: `_radioepg._tcp.${fqdn}`,
@@ -64,7 +66,7 @@ export function discoveryRecordsOf(broadcaster: Broadcaster): DiscoveryRecords {
     for (const { id } of service.bearers) {
       const bearer = parseBroadcastBearer(id);
       if (!bearer) continue;
-      for (const name of lookupNamesOf(bearer, discovery.fmCountry)) {
+      for (const name of lookupNamesOf(bearer, service.fmCountry)) {
         lookupNames.push({ name, target: fqdn, service: service.id, bearer: id });
       }
     }

@@ -54,10 +54,7 @@ function bearerServicesOf(broadcaster: Broadcaster): Record<string, string> {
     for (const { id } of service.bearers) {
       const bearer = parseBroadcastBearer(id);
       if (!bearer) continue;
-      for (const identifier of serviceIdentifiersOf(
-        bearer,
-        broadcaster.provider.discovery.fmCountry,
-      )) {
+      for (const identifier of serviceIdentifiersOf(bearer, service.fmCountry)) {
         table[identifier] = service.id;
       }
     }

@@ -31,7 +31,7 @@ export interface EdgeSite {
   windowDays: number;
   /** SHA-256 digests (lowercase hex) of the keys the build was given; used when the deployment sets none. */
   keyDigests: string[];
-  /** `max-age` (seconds) of the open SI, the only response a shared cache may keep. */
+  /** `max-age` (seconds) of the open documents (SI, and PI when open): what any cache may keep. */
   openMaxAge: number;
 }
 
@@ -59,12 +59,34 @@ export interface EdgeWorker {
 }
 
 /** The statuses the rules can answer with; anything else is a bug (the property test checks). */
-export const EDGE_STATUSES = [200, 304, 400, 401, 403, 404, 405, 503] as const;
+export const EDGE_STATUSES = [200, 204, 304, 400, 401, 403, 404, 405, 503] as const;
 
 export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   const XML_TYPE = "application/xml; charset=utf-8";
+  /** Errors: nothing keeps them, so a fixed key or a new day is seen at once. */
   const PRIVATE = "private, no-store";
+  /**
+   * A document the key decided: the radio may keep it (TS 102 818 §10.5.1 recommends devices
+   * cache), no shared cache may, and it is revalidated by its ETag before each use.
+   */
+  const KEYED_DOCUMENT = "private, no-cache";
+  /** A document anyone may fetch: the radio and shared caches keep it for the max-age. */
+  const OPEN_DOCUMENT = `public, max-age=${site.openMaxAge}`;
   const ALLOW = "GET, HEAD";
+  /**
+   * The open documents to a browser on any origin (a web player reading SI or open PI). Never
+   * with Authorization allowed: a key is not for web pages, and a preflight does not grant it.
+   */
+  const CORS = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": "ETag",
+  };
+  const PREFLIGHT = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": ALLOW,
+    "Access-Control-Allow-Headers": "If-None-Match, If-Modified-Since",
+    "Access-Control-Max-Age": "86400",
+  };
   const DAY_MS = 86_400_000;
   const DIGEST = /^[0-9a-f]{64}$/i;
   /** On every SI and PI answer but 405: the key decides them, so no shared cache may mix callers. */
@@ -298,6 +320,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     env: EdgeEnv,
     path: string,
     cacheControl: string,
+    extra: Record<string, string> = {},
   ): Promise<Response> {
     // The asset path is built from constants and validated parts, never from the request path.
     const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
@@ -307,9 +330,12 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     }
     if (asset.status !== 200 || asset.body === null) {
       await asset.body?.cancel();
-      return failure(request, 404, "not-found", "This document is not published.", KEYED);
+      return failure(request, 404, "not-found", "This document is not published.", {
+        ...KEYED,
+        ...extra,
+      });
     }
-    const headers: Record<string, string> = { "Cache-Control": cacheControl, ...KEYED };
+    const headers: Record<string, string> = { "Cache-Control": cacheControl, ...KEYED, ...extra };
     const etag = asset.headers.get("etag");
     const lastModified = asset.headers.get("last-modified");
     if (etag !== null) headers.ETag = etag;
@@ -327,12 +353,22 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     const url = new URL(request.url);
     const target = route(url.pathname);
     if (target.kind === "none") return failure(request, 404, "not-found", "No such document.");
+    if (request.method === "OPTIONS") {
+      // A browser's CORS preflight: GET and HEAD with validators, from any origin, no key.
+      return new Response(null, {
+        status: 204,
+        headers: { ...PREFLIGHT, Allow: ALLOW, ...NO_SNIFF },
+      });
+    }
     if (request.method !== "GET" && request.method !== "HEAD") {
       return failure(request, 405, "method-not-allowed", "Only GET and HEAD are allowed.", {
         Allow: ALLOW,
       });
     }
     const sent = credential(request);
+    // Without a key, the open documents and their errors are readable from any origin.
+    const open = sent.kind === "none" && (target.kind === "si" || site.openPi);
+    const shared: Record<string, string> = open ? { ...KEYED, ...CORS } : KEYED;
     if (sent.kind === "key" && url.protocol === "http:" && !isLoopback(url.hostname)) {
       // The key travelled in clear text: refuse it, like the public API, so clients fix it.
       return failure(request, 400, "https-required", "Send the API key over HTTPS only.", KEYED);
@@ -353,8 +389,8 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
       return failure(request, 403, "key-invalid", "The API key is not valid.", KEYED);
     }
     if (target.kind === "si") {
-      if (valid) return serveAsset(request, env, site.keyedSiPath, PRIVATE);
-      return serveAsset(request, env, site.openSiPath, `public, max-age=${site.openMaxAge}`);
+      if (valid) return serveAsset(request, env, site.keyedSiPath, KEYED_DOCUMENT);
+      return serveAsset(request, env, site.openSiPath, OPEN_DOCUMENT, CORS);
     }
     if (!valid && !site.openPi) {
       return failure(request, 401, "key-required", "Programme information needs an API key.", {
@@ -368,7 +404,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
         url.search !== ""
           ? "No query parameters are defined."
           : "The date must be a calendar date as yyyyMMdd.";
-      return failure(request, 400, "bad-request", message, KEYED);
+      return failure(request, 400, "bad-request", message, shared);
     }
     if (Math.abs(day - todayInProviderZone(clock(env))) > site.windowDays) {
       return failure(
@@ -376,16 +412,18 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
         404,
         "not-found",
         `Only dates within ${site.windowDays} days of today are served.`,
-        KEYED,
+        shared,
       );
     }
     if (target.service === undefined || !services.has(target.service)) {
-      return failure(request, 404, "not-found", "No such service.", KEYED);
+      return failure(request, 404, "not-found", "No such service.", shared);
     }
     const path = site.piPathTemplate
       .replace("{service}", target.service)
       .replace("{date}", target.date);
-    return serveAsset(request, env, path, PRIVATE);
+    // Open PI asked without a key is the same for everyone; with a key, the key decided it.
+    if (open) return serveAsset(request, env, path, OPEN_DOCUMENT, CORS);
+    return serveAsset(request, env, path, KEYED_DOCUMENT);
   }
 
   /**

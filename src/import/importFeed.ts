@@ -5,6 +5,7 @@ import type {
   ScheduleInput,
   ServiceInput,
 } from "../load/inputSchema.js";
+import { defaultShortIdSlot } from "../load/shortIdSlot.js";
 import { programmeShortId } from "../schedule/programmeShortId.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
@@ -127,7 +128,7 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     const service = {
       ...importService(feedService, id, language, si.language, claimedBearers, notes),
       ...(timeZone !== options.timeZone ? { timeZone } : {}),
-      ...shortIdPolicy(documents, notes),
+      ...shortIdPolicy(documents, id, notes),
     };
     const { schedule, episodes } = importSchedule(feedService, id, documents, {
       cridAuthority,
@@ -289,13 +290,16 @@ function mostCommon<T extends string | undefined>(
  */
 function shortIdPolicy(
   documents: readonly LocatedProgrammeInformation[],
+  serviceId: string,
   notes: ImportNote[],
 ): { shortIds?: "unique" } {
   const programmes = documents.flatMap((pi) => pi.document.programmes);
   const numbered = programmes.filter((p) => p.shortId !== undefined && p.shortId !== 0);
   const [first] = numbered;
   if (!first) return {};
-  const foreign = numbered.filter((p) => p.shortId !== programmeShortId(p.start));
+  const foreign = numbered.filter(
+    (p) => p.shortId !== programmeShortId(defaultShortIdSlot(serviceId), p.start),
+  );
   if (foreign[0]) {
     notes.push({
       origin: foreign[0].origin,

@@ -1,4 +1,5 @@
 import type { OnDemandInput, ProgrammeEventInput } from "../load/inputSchema.js";
+import { programmeEventCrid } from "../schedule/programmeCrid.js";
 import type { FeedEvent, FeedOnDemand, FeedProgramme } from "./feedModel.js";
 import { importLinks, importTexts } from "./feedTexts.js";
 import type { ImportNote } from "./importNote.js";
@@ -33,12 +34,16 @@ export function importEvents(
   const length = Math.floor((airing.end - airing.start) / MINUTE_MS);
   const placed = [...airing.events].sort((a, b) => a.offset - b.offset);
   const occurrences: { offset: number; duration: number; content: EventContent }[] = [];
-  placed.forEach((event, index) => {
-    if (event.id !== `${airing.crid}/${index + 1}`) {
+  const atOffset = new Map<number, number>();
+  placed.forEach((event) => {
+    const nth = (atOffset.get(event.offset) ?? 0) + 1;
+    atOffset.set(event.offset, nth);
+    const minutes = Math.floor(event.offset / MINUTE_MS);
+    if (event.id !== programmeEventCrid(airing.crid, minutes, nth)) {
       notes.push({
         origin: event.origin,
         message:
-          "programmeEvent ids are not kept: the build numbers each programme's events (<programme CRID>/1, /2, …)",
+          "programmeEvent ids are not kept: the build names each event by its programme's CRID and its offset (<programme CRID>/90m)",
       });
     }
     if (event.shortId !== undefined && event.shortId !== 0) {

@@ -29,6 +29,8 @@ export interface Provider {
   readonly cridAuthority: string;
   readonly piMarginHours: number;
   readonly shortIds: Input.ShortIdPolicy;
+  /** The services' default: publish programmeEvent elements. */
+  readonly programmeEvents: boolean;
   readonly logos: readonly Logo[];
   readonly links: readonly Link[];
   readonly keywords: readonly string[];
@@ -69,8 +71,13 @@ export interface Discovery {
   readonly host: string;
   readonly httpsPort: number;
   readonly httpPort: number;
-  /** PI without a key; `spi-static dns` then also writes the _radioepg record. */
+  /** PI without a key. */
   readonly openPi: boolean;
+  /**
+   * `spi-static dns` writes _radioepg (plain HTTP, no key) beside _radiospi: the clients in use
+   * look only for it. With keyed PI they get the open SI and 401 for PI (TS 102 818 §10.5.5).
+   */
+  readonly radioepg: boolean;
   /** ISO 3166 code under which FM services are also looked up, if any. */
   readonly fmCountry: string | undefined;
 }
@@ -101,6 +108,10 @@ export interface Service {
   readonly timeZone: string;
   /** Its programmes' shortIds: 0, or unique ones from their starts (the provider's unless its own). */
   readonly shortIds: Input.ShortIdPolicy;
+  /** Its shows' events are published as programmeEvent elements (false: left out of PI). */
+  readonly programmeEvents: boolean;
+  /** Its share of the provider's unique shortIds (schedule/programmeShortId.ts). */
+  readonly shortIdSlot: number;
   readonly logos: readonly Logo[];
   readonly genres: readonly Genre[];
   readonly keywords: readonly string[];
@@ -110,6 +121,8 @@ export interface Service {
   readonly geolocation: Geolocation | undefined;
   /** The ids of the provider's service groups it is a member of. */
   readonly groups: readonly string[];
+  /** ISO 3166 code (lower case) its FM bearers are also looked up by, if any. */
+  readonly fmCountry: string | undefined;
   /** Broadcast bearers (DAB, FM, HD Radio, DRM, AMSS): in both SI documents. */
   readonly bearers: readonly Bearer[];
   /** IP streams: only in the keyed SI document. */

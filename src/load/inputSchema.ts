@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCalendarDate, weekdayNames } from "../time/plainDate.js";
 import { countryCodeProblem } from "./countryCode.js";
+import { genreHrefProblem } from "./genreTerm.js";
 import { quoted } from "./inputProblem.js";
 import { eventLocatorProblem, httpUrlProblem, linkUriProblem } from "./linkUri.js";
 import { mediaTypeProblem } from "./mediaType.js";
@@ -173,8 +174,14 @@ export const linkSchema = z.strictObject({
 });
 
 const keywordsSchema = z
-  .array(z.string().min(1))
-  .describe("Published as one comma-separated keywords element.");
+  .array(
+    checkedString((keyword) =>
+      keyword.includes(",")
+        ? `${quoted(keyword)} holds a comma: keywords are published as one comma-separated list (TS 102 818 §5.4), so it would become several; give each as its own item`
+        : undefined,
+    ).min(1),
+  )
+  .describe("Published as one comma-separated keywords element; a keyword holds no comma.");
 
 /**
  * The texts of a provider, service or show in one more language: published beside the owner's
@@ -225,9 +232,11 @@ export const imageSchema = z.strictObject({
 });
 
 export const genreSchema = z.strictObject({
-  href: z.string().regex(/^urn:tva:metadata:cs:[A-Za-z]+CS:\d{4}:[0-9.]+$/, {
-    error: "is not a TV-Anytime genre URN (e.g. urn:tva:metadata:cs:ContentCS:2011:3.6.1)",
-  }),
+  href: checkedString(genreHrefProblem)
+    .meta({ pattern: "^urn:tva:metadata:cs:[A-Za-z]+CS:\\d{4}:[0-9]+(\\.[0-9]+)*$" })
+    .describe(
+      "A term of a TV-Anytime classification scheme, e.g. urn:tva:metadata:cs:ContentCS:2011:3.6.1.",
+    ),
   name: z.string().min(1),
   type: z.enum(["main", "secondary", "other"]).optional(),
 });
@@ -273,6 +282,13 @@ export const geolocationSchema = z
 
 const port = z.number().int().min(1).max(65535);
 
+/** A lookup name's ISO 3166-1 country (`…ch.fm.radiodns.org`, TS 103 270): lower case. */
+const fmCountry = checkedString((code) =>
+  /^[a-z]{2}$/.test(code)
+    ? countryCodeProblem(code)
+    : `${quoted(code)} is not an ISO 3166 country code in lower case, as a lookup name has it (e.g. ch)`,
+);
+
 export const discoverySchema = z.strictObject({
   host: checkedString(radiodnsHostProblem)
     .optional()
@@ -280,19 +296,21 @@ export const discoverySchema = z.strictObject({
   httpsPort: port.optional().describe("Its HTTPS port, in the _radiospi SRV record (default 443)."),
   httpPort: port
     .optional()
-    .describe("Its plain HTTP port, in the _radioepg SRV record of open PI (default 80)."),
+    .describe("Its plain HTTP port, in the _radioepg SRV record (default 80)."),
   pi: z
     .enum(["keyed", "open"])
     .optional()
-    .describe(
-      "keyed (default): PI needs an API key. open: PI is served without one, and dns also writes _radioepg.",
-    ),
-  fmCountry: z
-    .string()
-    .regex(/^[a-z]{2}$/, { error: "is not an ISO 3166 country code (two lower-case letters)" })
+    .describe("keyed (default): PI needs an API key. open: PI is served without one."),
+  radioepg: z
+    .boolean()
     .optional()
     .describe(
-      "ISO 3166 code of the FM services' country: receivers without ECC look them up by it too.",
+      "Write _radioepg._tcp (plain HTTP, no key) beside _radiospi (default true): the record the clients in use look for. With keyed PI they get the open SI and a 401 for PI (TS 102 818 §10.5.5). false leaves it out.",
+    ),
+  fmCountry: fmCountry
+    .optional()
+    .describe(
+      "ISO 3166 code of the FM services' country, for those that set none: receivers without ECC look them up by it too.",
     ),
 });
 
@@ -337,10 +355,16 @@ export const providerSchema = z
       .string()
       .regex(/^[a-z0-9.-]+$/, { error: "is not a CRID authority (a domain)" })
       .describe("The authority of every derived CRID: crid://<authority>/..."),
+    programmeEvents: z
+      .boolean()
+      .optional()
+      .describe(
+        "Publish the shows' events as programmeEvent elements (default true). false leaves them out of PI, for consumers built on python-hybridspi, which cannot read a PI document with one. A service may set its own.",
+      ),
     shortIds: shortIdPolicy
       .optional()
       .describe(
-        "Programme shortIds: zero (default, as the seed's API) or unique (stable 24-bit ids from each programme's UTC start, for a DAB EPG). A service may set its own.",
+        "Programme shortIds: zero (default, as the seed's API) or unique (stable 24-bit ids from each programme's UTC start, unique across the provider's services, for a DAB EPG). A service may set its own.",
       ),
     piMarginHours: z
       .number()
@@ -458,9 +482,27 @@ export const serviceSchema = z
       .min(1)
       .optional()
       .describe("Defaults to the provider's; the service's days and grid times are in this zone."),
+    programmeEvents: z
+      .boolean()
+      .optional()
+      .describe("Publish this service's programmeEvents; defaults to the provider's (true)."),
     shortIds: shortIdPolicy
       .optional()
       .describe("Programme shortIds for this service: zero or unique; defaults to the provider's."),
+    fmCountry: fmCountry
+      .optional()
+      .describe(
+        "ISO 3166 code of this service's FM country (lower case): receivers without ECC look its FM bearers up by it too. Defaults to discovery.fmCountry.",
+      ),
+    shortIdSlot: z
+      .number()
+      .int()
+      .min(0)
+      .max(30)
+      .optional()
+      .describe(
+        "With shortIds: unique, the service's share of the provider's shortIds (0 to 30, one service each); default: from its id.",
+      ),
     logos: z.array(logoSchema).optional(),
     genres: z
       .array(genreSchema, {

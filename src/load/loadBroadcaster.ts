@@ -31,6 +31,7 @@ import type {
 import { loadLogos } from "./loadLogos.js";
 import { type EpisodeList, loadSchedule } from "./loadSchedule.js";
 import type { YamlFile } from "./readYamlFile.js";
+import { defaultShortIdSlot, ShortIdSlots } from "./shortIdSlot.js";
 import { SERVICE_ID_PATTERN } from "./spiFormat.js";
 
 /** What the load stage found in a data folder: the usable part and every problem. */
@@ -130,6 +131,10 @@ async function loadFrom(
   const bearersInUse = new Map<string, () => SourceRef>();
   // The service groups some service joins, broken services included: the rest have no members.
   const groupsInUse = new Set<string>();
+  // The GCCs of the FM bearers that take the provider's fmCountry, with a service of each.
+  const defaultCountryGccs = new Map<string, string>();
+  // Services with unique shortIds share the provider's range (TS 102 818 §5.2.2), a slot each.
+  const shortIdSlots = new ShortIdSlots();
   for (const path of serviceFiles ?? []) {
     const own: InputProblem[] = [];
     const { file, input, digest } = await read("service", path, own);
@@ -150,6 +155,17 @@ async function loadFrom(
       if (file) idsInUse.set(id, file.file);
       const fields = file && input && toServiceFields(input, provider, file, own);
       if (file && input) own.push(...checkBearers(input, file, bearersInUse));
+      if (input && input.fmCountry === undefined) {
+        for (const { id: bearer } of input.bearers?.fm ?? []) {
+          const gcc = bearer.slice(3, 6);
+          if (!defaultCountryGccs.has(gcc)) defaultCountryGccs.set(gcc, input.id);
+        }
+      }
+      if (file && input && fields?.shortIds === "unique") {
+        const at = file.locateKey(input.shortIdSlot === undefined ? ["id"] : ["shortIdSlot"]);
+        const taken = shortIdSlots.take(input, file.file, at);
+        if (taken) own.push(taken);
+      }
       const schedulePath = join(dataDir, "schedules", `${id}.yaml`);
       const scheduleRead = await inputs.read("schedule", schedulePath);
       const scheduleFile = "file" in scheduleRead ? scheduleRead.file : undefined;
@@ -189,6 +205,17 @@ async function loadFrom(
     for (const problem of own) problems.push(problem);
     if (service && !own.some((p) => p.severity === "error")) services.push(service);
     else brokenServices.push(id ?? display(path));
+  }
+
+  const fmCountry = provider?.discovery.fmCountry;
+  if (fmCountry !== undefined && providerFile && defaultCountryGccs.size > 1) {
+    // One country, one GCC (its country id and ECC): two GCCs are most likely two countries.
+    const gccs = [...defaultCountryGccs].map(([gcc, service]) => `${gcc} (${service})`);
+    problems.push({
+      ...providerFile.locate(["discovery", "fmCountry"]),
+      severity: "warning",
+      message: `applies to FM bearers of ${gccs.length} GCCs, ${gccs.join(", ")}: if they are in different countries, give those services their own fmCountry, or a radio there looks them up under ${fmCountry}`,
+    });
   }
 
   for (const group of serviceFiles ? (provider?.serviceGroups ?? []) : []) {
@@ -360,6 +387,7 @@ function toProvider(
     cridAuthority: input.cridAuthority,
     piMarginHours: input.piMarginHours ?? 6,
     shortIds: input.shortIds ?? "zero",
+    programmeEvents: input.programmeEvents ?? true,
     logos: loadLogos(input.logos, file, problems),
     links: input.links ?? [],
     keywords: input.keywords ?? [],
@@ -373,6 +401,7 @@ function toProvider(
       httpsPort: input.discovery?.httpsPort ?? 443,
       httpPort: input.discovery?.httpPort ?? 80,
       openPi: input.discovery?.pi === "open",
+      radioepg: input.discovery?.radioepg ?? true,
       fmCountry: input.discovery?.fmCountry,
     },
   };
@@ -399,6 +428,9 @@ function toServiceFields(
     language,
     timeZone: input.timeZone ?? provider?.timeZone ?? "",
     shortIds: input.shortIds ?? provider?.shortIds ?? "zero",
+    shortIdSlot: input.shortIdSlot ?? defaultShortIdSlot(input.id),
+    programmeEvents: input.programmeEvents ?? provider?.programmeEvents ?? true,
+    fmCountry: input.fmCountry ?? provider?.discovery.fmCountry,
     logos: loadLogos(input.logos, file, problems),
     genres: input.genres,
     keywords: input.keywords ?? [],

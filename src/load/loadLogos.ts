@@ -8,6 +8,9 @@ import { FIXED_LOGO_SIZES, type LogoType } from "./spiFormat.js";
 /** The logo sizes RadioDNS clients look for; a missing one leaves a client without a logo. */
 export const EXPECTED_LOGO_SIZES = ["32x32", "112x32", "128x128", "320x240", "600x600"] as const;
 
+/** The formats of the required logo sizes for IP delivery (TS 102 818 §6.5). */
+const REQUIRED_LOGO_TYPES = ["image/png", "image/jpeg"];
+
 /** Size → the fixed-size logo type it implies. */
 const fixedTypeOfSize = new Map<string, LogoType>(
   Object.entries(FIXED_LOGO_SIZES).map(([type, size]) => [size, type as LogoType]),
@@ -61,6 +64,21 @@ function toLogo(
         : ["mimeValue", `not ${mimeValue}`];
     problems.push(
       file.error([...path, field], `${type} must be a PNG image (image/png), ${given}`),
+    );
+  }
+  // TS 102 818 §6.5: the sizes every IP client looks for are PNG or JPEG; other sizes are extra.
+  const required =
+    type === "logo_unrestricted" && (EXPECTED_LOGO_SIZES as readonly string[]).includes(input.size);
+  if (required && mimeValue !== undefined && !REQUIRED_LOGO_TYPES.includes(mimeValue)) {
+    const [field, given] =
+      input.mimeValue === undefined
+        ? ["url", `the URL's extension names ${fromUrl}`]
+        : ["mimeValue", `not ${mimeValue}`];
+    problems.push(
+      file.error(
+        [...path, field],
+        `a ${input.size} logo, one of the sizes clients look for, must be PNG or JPEG (TS 102 818 §6.5), ${given}`,
+      ),
     );
   }
   if (type === "logo_unrestricted" && !mimeValue) {

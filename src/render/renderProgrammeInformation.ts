@@ -62,8 +62,9 @@ const MINUTE_MS = 60_000;
 const PROGRAMME_DEPTH = 2;
 
 /**
- * What each airing fills into its programme element: its CRID and shortId, time and duration, its
- * on-demand window, and the id of each programme event (`event1`, `event2`, …).
+ * What each airing fills into its programme element: its CRID and shortId, its group's shortId,
+ * time and duration, its on-demand window, and the CRID and shortId of each programme event
+ * (`event1`, `eventShortId1`, …).
  */
 type AiringSlot = string;
 
@@ -135,7 +136,7 @@ function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, language: 
     .up();
   if (content.onDemand) writeOnDemand(xml, content.onDemand);
   writeProgrammeText(xml, content, texts);
-  xml.ele("memberOf", { id: groupCrid, shortId: String(content.groupShortId ?? 0) }).up();
+  xml.ele("memberOf", { id: groupCrid, shortId: slot("groupShortId") }).up();
   if (content.website) {
     const description = websiteLabel(language);
     xml.ele("link", attributes({ uri: content.website, mimeValue: "text/html", description })).up();
@@ -152,7 +153,7 @@ function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, language: 
     xml.ele("link", { uri, description: "terrestrial_programme_crid" }).up();
   }
   events.forEach(({ event, offset }, i) => {
-    xml.ele("programmeEvent", { id: slot(`event${i + 1}`), shortId: "0" });
+    xml.ele("programmeEvent", { id: slot(`event${i + 1}`), shortId: slot(`eventShortId${i + 1}`) });
     const eventTexts = textVersions(event, language, language);
     writeNames(xml, eventTexts);
     xml
@@ -224,10 +225,11 @@ function writeAiring(
   programme: ProgrammeInstance,
   language: string,
 ) {
-  const { content, crid, start, end, events } = programme;
+  const { content, crid, start, end } = programme;
   const values: Record<AiringSlot, string> = {
     crid,
     shortId: String(programme.shortId),
+    groupShortId: String(programme.groupShortId),
     time: formatSpiTime(start),
     duration: formatSpiDuration(end - start),
   };
@@ -237,7 +239,9 @@ function writeAiring(
     values.onDemandEnd = window.end === undefined ? "" : formatSpiTime(window.end);
     values.onDemandDuration = formatSpiDuration(window.duration);
   }
-  // A programme event's CRID is its programme's and its place: stable for this airing.
-  for (let i = 1; i <= events.length; i++) values[`event${i}`] = `${crid}/${i}`;
+  programme.eventIds.forEach((id, i) => {
+    values[`event${i + 1}`] = id.crid;
+    values[`eventShortId${i + 1}`] = String(id.shortId);
+  });
   xml.insert(fragments.of(programme, language), values);
 }

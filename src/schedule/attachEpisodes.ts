@@ -70,6 +70,15 @@ export function attachEpisodes(
         );
         continue;
       }
+      const stale = translatedShowNames(programme, episode);
+      if (stale.length > 0) {
+        problems.push({
+          ...episode.origin,
+          field: `${episode.origin.field}.name`,
+          severity: "warning",
+          message: `replaces the show's name, but its ${stale.join(", ")} translation keeps the show's (${programme.show.translations?.[stale[0] as string]?.name?.long}): a receiver in that language shows it for this airing; give translations with a name`,
+        });
+      }
       programmes[index] = {
         ...programme,
         content: { ...programme.show, ...episode.content },
@@ -80,6 +89,21 @@ export function attachEpisodes(
     }
   }
   return problems;
+}
+
+/**
+ * The languages in which the show has a translated name that the episode, naming the airing
+ * anew, leaves in place: its translations are the show's, or have no name in that language.
+ */
+function translatedShowNames(programme: ProgrammeInstance, episode: Episode): string[] {
+  if (episode.content.name === undefined) return [];
+  const translations = episode.content.translations ?? programme.show.translations ?? {};
+  return Object.entries(programme.show.translations ?? {})
+    .filter(
+      ([language, shows]) =>
+        shows.name !== undefined && translations[language]?.name === shows.name,
+    )
+    .map(([language]) => language);
 }
 
 /** The indexes of the airings on the episode's date (of its show, if it names one). */

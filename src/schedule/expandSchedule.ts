@@ -3,10 +3,10 @@ import { formatSourceRef, type InputProblem, type SourceRef } from "../load/inpu
 import { addDays, dateRange, type PlainDate, weekdayOf } from "../time/plainDate.js";
 import { localDateOf, type WallTimes, wallTimesOn } from "../time/wallClock.js";
 import { attachEpisodes } from "./attachEpisodes.js";
-import { programmeCrid, showGroupCrid } from "./programmeCrid.js";
+import { programmeCrid, programmeEventCrid, showGroupCrid } from "./programmeCrid.js";
 import type { AiringKind, ProgrammeInstance } from "./programmeInstance.js";
 import { placeProgrammeParts } from "./programmeParts.js";
-import { programmeShortId } from "./programmeShortId.js";
+import { eventShortId, groupShortId, programmeShortId } from "./programmeShortId.js";
 
 interface Airing {
   start: number;
@@ -26,6 +26,8 @@ interface Placed {
   kind: AiringKind;
   source: Sourced;
 }
+
+const MINUTE_MS = 60_000;
 
 /** A slot or special: its origin is read only for a message (a slot's is made then). */
 type Sourced = ProgrammeInstance["source"];
@@ -150,13 +152,15 @@ export function expandSchedule(
     programmes.push({
       crid: airing.crid ?? derivedCrid,
       derivedCrid: airing.crid === undefined || airing.crid === derivedCrid,
-      shortId: uniqueShortIds ? programmeShortId(airing.start) : 0,
+      shortId: uniqueShortIds ? programmeShortId(service.shortIdSlot, airing.start) : 0,
       groupCrid,
+      groupShortId: show.groupShortId ?? (uniqueShortIds ? groupShortId(groupCrid) : 0),
       showId: airing.showId,
       show,
       content: show,
       episode: undefined,
       events: [],
+      eventIds: [],
       start: airing.start,
       end: airing.end,
       billedDate,
@@ -166,8 +170,59 @@ export function expandSchedule(
   }
   const problems = attachEpisodes(programmes, episodes, zone, from, to);
   problems.push(...placeProgrammeParts(programmes, zone));
-  if (uniqueShortIds) problems.push(...sharedShortIds(programmes));
+  // Placed all the same, so an event that does not fit is still reported; then left out.
+  if (!service.programmeEvents) for (const programme of programmes) programme.events = [];
+  for (const programme of programmes) {
+    programme.eventIds = programmeEventIds(
+      programme,
+      uniqueShortIds ? service.shortIdSlot : undefined,
+    );
+  }
+  if (uniqueShortIds)
+    problems.push(...sharedShortIds(programmes), ...sharedEventShortIds(programmes));
   return { programmes, overlaps: [], problems };
+}
+
+/**
+ * Each placed event's CRID (programmeEventCrid: from its offset, not its place among the
+ * others) and shortId: with a slot (`shortIds: unique`) from the event's start, as a
+ * programme's is.
+ */
+function programmeEventIds(programme: ProgrammeInstance, slot: number | undefined) {
+  const atOffset = new Map<number, number>();
+  return programme.events.map(({ offset }) => {
+    const nth = (atOffset.get(offset) ?? 0) + 1;
+    atOffset.set(offset, nth);
+    const start = programme.start + offset * MINUTE_MS;
+    return {
+      crid: programmeEventCrid(programme.crid, offset, nth),
+      shortId: slot === undefined ? 0 : eventShortId(slot, start),
+    };
+  });
+}
+
+/**
+ * Two events of one programme that start in the same minute would share a shortId; events of
+ * different programmes never do, as programmes do not overlap and an event stays inside its own.
+ */
+function sharedEventShortIds(programmes: readonly ProgrammeInstance[]): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const reported = new Set<SourceRef>();
+  for (const programme of programmes) {
+    programme.eventIds.forEach(({ shortId }, i) => {
+      const before = programme.eventIds[i - 1];
+      const event = programme.events[i]?.event;
+      const earlier = programme.events[i - 1]?.event;
+      if (before?.shortId !== shortId || !event || !earlier || reported.has(event.origin)) return;
+      reported.add(event.origin);
+      problems.push({
+        ...event.origin,
+        severity: "error",
+        message: `starts in the same minute as ${formatSourceRef(earlier.origin)}, so the two would share shortId ${shortId} (shortIds: unique)`,
+      });
+    });
+  }
+  return problems;
 }
 
 /**

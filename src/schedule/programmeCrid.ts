@@ -15,6 +15,15 @@ export function programmeCrid(authority: string, serviceId: string, start: numbe
   return `crid://${authority}/${serviceId}/${minuteStamp(start)}`;
 }
 
+/**
+ * A programme event's CRID: its programme's and its offset in minutes (`…/90m`), so adding an
+ * event leaves the others' as they were; the `nth` (from 1) of events at one offset is told
+ * apart from the first (`…/0m-2`).
+ */
+export function programmeEventCrid(programmeCrid: string, offset: number, nth: number): string {
+  return `${programmeCrid}/${offset}m${nth > 1 ? `-${nth}` : ""}`;
+}
+
 /** The show's group: show ids start with a letter, so they never look like a programme number. */
 export function showGroupCrid(authority: string, serviceId: string, showId: string): string {
   return `crid://${authority}/${serviceId}/${showId}`;

@@ -8,10 +8,12 @@ export interface ProgrammeInstance {
   crid: string;
   /** The CRID is the one made from service and start (none was given, or the given one is it). */
   derivedCrid: boolean;
-  /** 0, or with `shortIds: unique` the id programmeShortId gives its start. */
+  /** 0, or with `shortIds: unique` the id programmeShortId gives its service's slot and start. */
   shortId: number;
   /** The show's group CRID (memberOf). */
   groupCrid: string;
+  /** The show's own groupShortId (kept from an imported feed), else 0, or with `shortIds: unique` the id groupShortId gives the group CRID. */
+  groupShortId: number;
   showId: string;
   show: Show;
   /** What is published: the show, or the show with its episode's fields laid over it. */
@@ -20,6 +22,8 @@ export interface ProgrammeInstance {
   episode: Episode | undefined;
   /** The content's programme events placed in this airing, in time order. */
   events: readonly EventOccurrence[];
+  /** The CRID and shortId of each of `events`, in the same order (programmeEventIds). */
+  eventIds: readonly ProgrammeEventId[];
   /** UTC instants in milliseconds. */
   start: number;
   end: number;
@@ -35,3 +39,8 @@ export interface ProgrammeInstance {
 }
 
 export type AiringKind = "grid" | "dated" | "special";
+
+export interface ProgrammeEventId {
+  crid: string;
+  shortId: number;
+}

@@ -66,13 +66,14 @@ export function onDemandWindow(
 /**
  * Places each programme's events in it, and reports (once per event or on-demand entry, at the
  * first airing concerned) an event that does not fit in an airing and an on-demand window that
- * ends before it starts.
+ * ends before it starts; and warns of a recording offered before its airing starts (a dated
+ * availableFrom that is earlier: a listener finds the replay of something not yet on air).
  */
 export function placeProgrammeParts(programmes: ProgrammeInstance[], zone: string): InputProblem[] {
   const problems = new Map<string, InputProblem>();
-  const report = (at: SourceRef, message: string) => {
-    const key = formatSourceRef(at);
-    if (!problems.has(key)) problems.set(key, { ...at, severity: "error", message });
+  const report = (at: SourceRef, message: string, severity: "error" | "warning" = "error") => {
+    const key = `${severity} ${formatSourceRef(at)}`;
+    if (!problems.has(key)) problems.set(key, { ...at, severity, message });
   };
   for (const programme of programmes) {
     const { content, start, end } = programme;
@@ -93,6 +94,13 @@ export function placeProgrammeParts(programmes: ProgrammeInstance[], zone: strin
         report(
           content.onDemand.origin,
           `ends before it starts for ${airing}: available from ${utcMinute(window.start)} until ${utcMinute(window.end)}`,
+        );
+      }
+      if (content.onDemand.from !== undefined && content.onDemand.from < start) {
+        report(
+          content.onDemand.origin,
+          `is available from ${utcMinute(content.onDemand.from)}, before ${airing} starts (${utcMinute(start)}): is availableFrom right?`,
+          "warning",
         );
       }
     }

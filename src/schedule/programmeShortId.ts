@@ -1,21 +1,44 @@
+import { fnv1a32 } from "../load/shortIdSlot.js";
+
 /**
- * Unique programme shortIds (`shortIds: unique`), without state: a programme's shortId is its
- * UTC start minute, counted from 1970 and taken modulo 2^23, in the upper half of the 24-bit
- * shortCRID range (TS 102 818 §5.2.2): 8388608 + (minute mod 8388608).
+ * shortIds with `shortIds: unique` (TS 102 818 §5.2.2): unique within one "SPI service", all
+ * the data of one FQDN (or one broadcast carousel, where a DAB multiplexer merges the services
+ * of an ensemble), so across the programmes, programme events and groups of all the provider's
+ * services; never re-used within six months; never 0, the value of the `zero` policy. Without
+ * state: each id comes from what does not move, so every rebuild on any day gives the same.
  *
- * - Unique within a service: a service never airs two programmes at once, and a programme lasts
- *   at least a minute, so no two of its programmes start in one minute (expandSchedule refuses a
- *   schedule where they would); the same minute comes round only every 2^23 minutes, 15.9 years,
- *   far beyond the published window and the six months before a shortCRID may be reused.
- * - Stable: the start alone decides it, so every rebuild on any day gives the same id, exactly
- *   as the derived CRID `…/<yyyyMMddHHmm>` names the programme by its start. An id names one
- *   start minute of the service; it comes back only with that minute, 15.9 years on.
- * - Never 0, which the `zero` policy writes; the lower half stays free for other ids.
+ * The 24-bit range is cut into blocks of SHORT_ID_CYCLE values, one per minute of 184 days (no
+ * six calendar months are longer); a value is `block × cycle + n + 1`, at most 16,692,480:
+ * - block 0: groups (memberOf), n a hash of the group CRID; groups have no time, and two
+ *   groups of the provider that hash alike are refused (groupShortIdCollisions).
+ * - block 1 + 2 × slot: the programmes of the service in that slot, n its UTC start minute
+ *   modulo the cycle. A service never airs two programmes at once and each lasts a minute at
+ *   least, so within any 184 days no two of its programmes share a minute (expandSchedule
+ *   refuses a schedule where they would); the same n comes back only 184 days later.
+ * - block 2 + 2 × slot: the service's programme events, n their start minute likewise; two
+ *   events of a service starting in one minute are refused.
+ * A service's slot (0 to 30, load/shortIdSlot.ts) is its `shortIdSlot`, or by default a hash of
+ * its id; the loader refuses two `unique` services in one slot and names the free ones.
  */
-export const SHORT_ID_CYCLE = 2 ** 23;
+export const SHORT_ID_CYCLE = 184 * 24 * 60;
 const MINUTE_MS = 60_000;
 
-export function programmeShortId(start: number): number {
-  const minute = Math.floor(start / MINUTE_MS);
-  return SHORT_ID_CYCLE + (((minute % SHORT_ID_CYCLE) + SHORT_ID_CYCLE) % SHORT_ID_CYCLE);
+function inCycle(instant: number): number {
+  const minute = Math.floor(instant / MINUTE_MS);
+  return ((minute % SHORT_ID_CYCLE) + SHORT_ID_CYCLE) % SHORT_ID_CYCLE;
+}
+
+/** The shortId of a programme of the service in `slot` that starts at `start` (UTC ms). */
+export function programmeShortId(slot: number, start: number): number {
+  return (1 + 2 * slot) * SHORT_ID_CYCLE + inCycle(start) + 1;
+}
+
+/** The shortId of a programme event of the service in `slot` that starts at `start`. */
+export function eventShortId(slot: number, start: number): number {
+  return (2 + 2 * slot) * SHORT_ID_CYCLE + inCycle(start) + 1;
+}
+
+/** The shortId of a group (memberOf) of a service with `shortIds: unique`. */
+export function groupShortId(groupCrid: string): number {
+  return (fnv1a32(groupCrid) % SHORT_ID_CYCLE) + 1;
 }

@@ -4,7 +4,9 @@ import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
 import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
+import { dayMajorityProblem } from "./dayMajority.js";
 import { expandSchedule, type Overlap, overlapKey, overlapProblem } from "./expandSchedule.js";
+import { groupShortIdCollisions } from "./groupShortIds.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
 
 export interface ScheduledService {
@@ -145,6 +147,10 @@ export function scheduleBroadcaster(
       ...laidOut.problems,
       ...cridCollisions([{ service, given, programmes: () => programmes }], cridAuthority),
     ];
+    const majority =
+      overlaps.length === 0 &&
+      dayMajorityProblem(service, programmes, dates, broadcaster.provider.piMarginHours);
+    if (majority) own.push(majority);
     for (const problem of own) problems.push(problem);
     if (own.some((problem) => problem.severity === "error")) {
       brokenServices.push(service.id);
@@ -155,8 +161,15 @@ export function scheduleBroadcaster(
     checks.set(service, { problems: own, given });
     onChecked?.({ provider: broadcaster.provider, service, programmes, dates });
   }
-  // What remains fails only together: CRIDs given in the YAML that collide across services.
-  const across = cridCollisions(cridSources, cridAuthority);
+  // What remains fails only together: CRIDs given in the YAML that collide across services, and
+  // groups of services with unique shortIds whose shortIds would.
+  const across = [
+    ...cridCollisions(cridSources, cridAuthority),
+    ...groupShortIdCollisions(
+      services.map(({ service }) => service),
+      cridAuthority,
+    ),
+  ];
   problems.push(...across);
   const scheduled = {
     broadcaster: { ...broadcaster, services: services.map(({ service }) => service) },

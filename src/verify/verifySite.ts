@@ -158,9 +158,10 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
     const detail = `GET ${siPath}: ${(error as Error).message}`;
     return { ok: false, checks: [{ name: "site reachable", ok: false, detail }] };
   }
-  const openSi = await probe("SI without a key", siPath, "none", 200, (r) =>
-    STREAM_BEARER.test(r.body) ? ["the open SI contains stream URLs"] : [],
-  );
+  const openSi = await probe("SI without a key", siPath, "none", 200, (r) => [
+    ...(STREAM_BEARER.test(r.body) ? ["the open SI contains stream URLs"] : []),
+    ...openAnswer(r),
+  ]);
   const services = openSi?.status === 200 ? servicesOf(openSi.body) : [];
   note(`${services.length} services, no stream URLs`);
   if (openSi?.status === 200 && services.length === 0) {
@@ -209,7 +210,13 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
     `/${SPI_BASE}/id/${service.host}/${service.id}/${date}_PI.xml`;
   const [first] = services;
   if (first && options.openPi) {
-    await probe(`PI without a key, open PI (${first.id})`, piPath(first, today), "none", 200);
+    await probe(
+      `PI without a key, open PI (${first.id})`,
+      piPath(first, today),
+      "none",
+      200,
+      openAnswer,
+    );
   } else if (first) {
     await probe(`PI without a key (${first.id})`, piPath(first, today), "none", 401, (r) =>
       /^ClientIdentifier\b/.test(String(r.headers["www-authenticate"] ?? ""))
@@ -399,12 +406,43 @@ function keysMisconfigured(response: RawResponse | undefined): string | undefine
   );
 }
 
-/** Keyed answers must never sit in a shared cache, and caches must key them on Authorization. */
+/**
+ * Keyed answers must never sit in a shared cache, but the radio's own cache may keep them
+ * (TS 102 818 §10.5.1 recommends devices cache): `private`, without `no-store`.
+ */
 function privateAnswer(response: RawResponse): string[] {
   const problems: string[] = [];
   const cacheControl = String(response.headers["cache-control"] ?? "");
-  if (!/\b(private|no-store)\b/.test(cacheControl)) {
+  if (!/\bprivate\b/.test(cacheControl)) {
     problems.push(`Cache-Control "${cacheControl}" lets a shared cache keep a keyed answer`);
+  }
+  if (/\bno-store\b/.test(cacheControl)) {
+    problems.push(
+      `Cache-Control "${cacheControl}" forbids the radio's own cache (TS 102 818 §10.5.1); "private, no-cache" keeps it private and revalidated`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * What anyone may fetch (the open SI, open PI) is kept by radios and shared caches for a
+ * while, and a browser player on another origin may read it (CORS).
+ */
+function openAnswer(response: RawResponse): string[] {
+  const problems: string[] = [];
+  const cacheControl = String(response.headers["cache-control"] ?? "");
+  const maxAge = Number(/\bmax-age=(\d+)/.exec(cacheControl)?.[1] ?? 0);
+  if (
+    !/\bpublic\b/.test(cacheControl) ||
+    maxAge === 0 ||
+    /\bno-(store|cache)\b/.test(cacheControl)
+  ) {
+    problems.push(
+      `Cache-Control "${cacheControl}": an open document should be cacheable by radios and CDNs (public, max-age)`,
+    );
+  }
+  if (header(response, "access-control-allow-origin") !== "*") {
+    problems.push("no Access-Control-Allow-Origin: *, so a browser player cannot read it");
   }
   return problems;
 }

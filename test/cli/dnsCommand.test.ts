@@ -17,14 +17,17 @@ async function dataCopy(edit: (file: string, text: string) => string | undefined
 }
 
 describe("spi-static dns", () => {
-  it("prints the SRV record and every lookup name of the example in zone-file syntax", async () => {
+  it("prints both SRV records and every lookup name of the example in zone-file syntax", async () => {
     const result = await runInProcess(["dns"], await dataCopy(() => undefined));
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.split("\n");
     expect(lines).toContain(
       "_radiospi._tcp.rdns.aareradio.example. 3600 IN SRV 0 100 443 spi.aareradio.example. ; radiospi",
     );
-    expect(lines.some((line) => line.startsWith("_radioepg"))).toBe(false);
+    // The example's PI is keyed: _radioepg is still written, for the clients that look only for it.
+    expect(lines).toContain(
+      "_radioepg._tcp.rdns.aareradio.example. 3600 IN SRV 0 100 80 spi.aareradio.example. ; radioepg",
+    );
     expect(lines).toContain(
       "0.4e01.4fe1.4e1.dab.radiodns.org. 3600 IN CNAME rdns.aareradio.example. ; news dab:4e1.4fe1.4e01.0",
     );
@@ -33,16 +36,22 @@ describe("spi-static dns", () => {
     );
   });
 
-  it("with open PI also prints _radioepg; --json gives the same records", async () => {
-    const project = await dataCopy((file, text) =>
-      file === "provider.yaml" ? text.replace(/^discovery:.*\n/m, "$&  pi: open\n") : undefined,
-    );
-    const result = await runInProcess(["dns", "--json"], project);
+  it("--json gives the same records; radioepg: false leaves _radioepg out", async () => {
+    const result = await runInProcess(["dns", "--json"], await dataCopy(() => undefined));
     expect(result.exitCode).toBe(0);
     const records = JSON.parse(result.stdout);
     expect(records.srv.map((r: { name: string; port: number }) => [r.name, r.port])).toEqual([
       ["_radiospi._tcp.rdns.aareradio.example", 443],
       ["_radioepg._tcp.rdns.aareradio.example", 80],
+    ]);
+    const optedOut = await dataCopy((file, text) =>
+      file === "provider.yaml"
+        ? text.replace(/^discovery:.*\n/m, "$&  radioepg: false\n")
+        : undefined,
+    );
+    const without = JSON.parse((await runInProcess(["dns", "--json"], optedOut)).stdout);
+    expect(without.srv.map((r: { name: string }) => r.name)).toEqual([
+      "_radiospi._tcp.rdns.aareradio.example",
     ]);
     expect(records.lookupNames).toContainEqual({
       name: "09580.4e01.4e1.fm.radiodns.org",

@@ -1,15 +1,14 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createSocket } from "node:dgram";
+import { execFileSync, spawn } from "node:child_process";
 import { Resolver } from "node:dns/promises";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { createServer as createHttpsServer, request as httpsRequest } from "node:https";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli/runCli.js";
 import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
+import { freePort, startNsd, waitForOutput, zone } from "./nsdServer.js";
 
 /**
  * A radio's whole lookup against real parts: NSD, a real authoritative DNS server on a
@@ -45,52 +44,6 @@ afterAll(async () => {
   for (const r of running) await r.stop();
 });
 
-/** A free port on 127.0.0.1 (TCP and UDP both, as NSD listens on both). */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((done, fail) => {
-      const server = createServer();
-      server.once("error", fail);
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address();
-        server.close(() => done(typeof address === "object" && address ? address.port : 0));
-      });
-    });
-    const udpFree = await new Promise<boolean>((done) => {
-      const socket = createSocket("udp4");
-      socket.once("error", () => done(false));
-      socket.bind(port, "127.0.0.1", () => socket.close(() => done(true)));
-    });
-    if (udpFree) return port;
-  }
-}
-
-function zone(origin: string, records: string[], extra: string[] = []): string {
-  return [
-    `$ORIGIN ${origin}.`,
-    "$TTL 3600",
-    `@ IN SOA ns.${origin}. hostmaster.${origin}. 1 3600 600 86400 60`,
-    `@ IN NS ns.${origin}.`,
-    `ns IN A 127.0.0.1`,
-    ...extra,
-    ...records,
-    "",
-  ].join("\n");
-}
-
-function waitForOutput(child: ChildProcess, text: string, what: string): Promise<string> {
-  let output = "";
-  return new Promise((done, fail) => {
-    const seen = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(text)) done(output);
-    };
-    child.stdout?.on("data", seen);
-    child.stderr?.on("data", seen);
-    child.on("exit", (code) => fail(new Error(`${what} exited (${code}) early:\n${output}`)));
-  });
-}
-
 /**
  * The example data (with `pi: open` when asked), built, served by `spi-static serve`, and its
  * DNS records from `spi-static dns` served by NSD; SRV ports point at the preview.
@@ -121,43 +74,10 @@ async function startWorld(pi: "keyed" | "open"): Promise<Running> {
   const cnames = records.filter((line) => line.includes(" IN CNAME "));
   expect(srv.length + cnames.length).toBe(records.length);
 
-  const dnsPort = await freePort();
-  const zones = {
+  const nsd = await startNsd(root, {
     "aareradio.example": zone("aareradio.example", srv, [`spi IN A 127.0.0.1`]),
     "radiodns.org": zone("radiodns.org", cnames),
-  };
-  for (const [name, text] of Object.entries(zones)) {
-    await writeFile(join(root, `${name}.zone`), text);
-    // NSD's own parser accepts the generated lines as zone-file syntax.
-    execFileSync("nsd-checkzone", [name, join(root, `${name}.zone`)]);
-  }
-  await writeFile(
-    join(root, "nsd.conf"),
-    [
-      "server:",
-      "  ip-address: 127.0.0.1",
-      `  port: ${dnsPort}`,
-      '  username: ""',
-      '  chroot: ""',
-      `  zonesdir: "${root}"`,
-      '  database: ""',
-      `  pidfile: "${root}/nsd.pid"`,
-      `  xfrdfile: "${root}/xfrd.state"`,
-      `  zonelistfile: "${root}/zone.list"`,
-      "  verbosity: 1",
-      "remote-control:",
-      "  control-enable: no",
-      ...Object.keys(zones).flatMap((name) => [
-        "zone:",
-        `  name: ${name}`,
-        `  zonefile: ${name}.zone`,
-      ]),
-      "",
-    ].join("\n"),
-  );
-  const nsd = spawn("nsd", ["-d", "-c", join(root, "nsd.conf")]);
-  const nsdExit = new Promise<void>((done) => nsd.on("exit", () => done()));
-  nsd.on("error", () => undefined);
+  });
   const serve = spawn(process.execPath, [
     CLI,
     "serve",
@@ -198,10 +118,9 @@ async function startWorld(pi: "keyed" | "open"): Promise<Running> {
   );
   await new Promise<void>((done) => front.listen(tlsPort, "127.0.0.1", done));
   const stop = async () => {
-    nsd.kill("SIGTERM");
     serve.kill("SIGTERM");
     await new Promise((done) => front.close(done));
-    await Promise.all([nsdExit, serveExit]);
+    await Promise.all([nsd.stop(), serveExit]);
     await rm(root, { recursive: true, force: true });
   };
   const world: Running = {
@@ -214,11 +133,8 @@ async function startWorld(pi: "keyed" | "open"): Promise<Running> {
     stop,
   };
   running.push(world);
-  await Promise.all([
-    waitForOutput(nsd, "nsd started", "nsd"),
-    waitForOutput(serve, "PI:", "spi-static serve"),
-  ]);
-  world.resolver.setServers([`127.0.0.1:${dnsPort}`]);
+  await waitForOutput(serve, "PI:", "spi-static serve");
+  world.resolver.setServers([`127.0.0.1:${nsd.port}`]);
   return world;
 }
 
@@ -370,10 +286,17 @@ describe("a radio finds the example broadcaster through real DNS", () => {
     expect(byCountry.service.serviceIdentifier).toBe("pop");
   });
 
-  it("keyed PI publishes no _radioepg: a keyless client finds nothing to ask", async () => {
-    await expect(keyed.resolver.resolveSrv(`_radioepg._tcp.${FQDN}`)).rejects.toMatchObject({
-      code: "ENOTFOUND",
-    });
+  it("keyed PI still publishes _radioepg: a keyless client gets the open SI, and 401 for PI", async () => {
+    const srv = await keyed.resolver.resolveSrv(`_radioepg._tcp.${FQDN}`);
+    expect(srv).toEqual([{ name: SITE_HOST, port: keyed.servePort, priority: 0, weight: 100 }]);
+    const found = await lookUp(keyed.resolver, "dab:4e1.4fe1.4e01.0", true);
+    expect([found.scheme, found.sendsKey, found.port]).toEqual(["http", false, keyed.servePort]);
+    const si = await get(keyed, found, "/radiodns/spi/3.1/SI.xml", {});
+    expect(si.status).toBe(200);
+    expect(serviceOf(si.body, "dab:4e1.4fe1.4e01.0").serviceIdentifier).toBe("news");
+    // TS 102 818 §10.5.5: a request without client identification may be answered with an error.
+    const pi = await get(keyed, found, `/radiodns/spi/3.1/dab/4e1/4fe1/4e01/0/${TODAY}_PI.xml`, {});
+    expect(pi.status).toBe(401);
   });
 
   it("open PI: _radioepg too, and a keyless client gets SI and PI by bearer and by id", async () => {

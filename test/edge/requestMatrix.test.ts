@@ -70,14 +70,40 @@ async function mismatches(way: Way): Promise<string[]> {
       way === "workerd" ? (expected.withoutLastModified ?? expected.status) : expected.status;
     if (seen.status !== status) wrong(`status (expected ${status})`, seen.status);
     const h = seen.headers;
-    const contentType = seen.status === 304 ? null : "application/xml; charset=utf-8";
+    const bodiless = seen.status === 304 || seen.status === 204;
+    const contentType = bodiless ? null : "application/xml; charset=utf-8";
     if (h["content-type"] !== contentType) wrong("content-type", h["content-type"]);
     if (h["x-content-type-options"] !== "nosniff")
       wrong("x-content-type-options", h["x-content-type-options"]);
-    const cache = expected.open ? "public, max-age=3600" : "private, no-store";
+    const cache = expected.preflight
+      ? null
+      : expected.open
+        ? "public, max-age=3600"
+        : expected.file
+          ? "private, no-cache"
+          : "private, no-store";
     if (h["cache-control"] !== cache) wrong("cache-control", h["cache-control"]);
     if (h.vary !== (expected.vary ? "Authorization" : null)) wrong("vary", h.vary);
-    if (h.allow !== (expected.status === 405 ? "GET, HEAD" : null)) wrong("allow", h.allow);
+    const allowed = expected.status === 405 || expected.preflight;
+    if (h.allow !== (allowed ? "GET, HEAD" : null)) wrong("allow", h.allow);
+    const cors = expected.cors || expected.preflight;
+    if (h["access-control-allow-origin"] !== (cors ? "*" : null)) {
+      wrong("access-control-allow-origin", h["access-control-allow-origin"]);
+    }
+    if (h["access-control-expose-headers"] !== (expected.cors ? "ETag" : null)) {
+      wrong("access-control-expose-headers", h["access-control-expose-headers"]);
+    }
+    const preflightHeaders = [
+      h["access-control-allow-methods"],
+      h["access-control-allow-headers"],
+      h["access-control-max-age"],
+    ];
+    const preflightExpected = expected.preflight
+      ? ["GET, HEAD", "If-None-Match, If-Modified-Since", "86400"]
+      : [null, null, null];
+    if (preflightHeaders.join("|") !== preflightExpected.join("|")) {
+      wrong("preflight headers", preflightHeaders);
+    }
     if (h["www-authenticate"] !== (expected.status === 401 ? "ClientIdentifier" : null)) {
       wrong("www-authenticate", h["www-authenticate"]);
     }
@@ -90,8 +116,8 @@ async function mismatches(way: Way): Promise<string[]> {
       if (seen.status === 200 && h["content-length"] !== String(size))
         wrong(`content-length (expected ${size})`, h["content-length"]);
     }
-    if (seen.status === 304) {
-      if (seen.body !== "") wrong("304 body", seen.body.slice(0, 80));
+    if (bodiless) {
+      if (seen.body !== "") wrong(`${seen.status} body`, seen.body.slice(0, 80));
     } else if (row.method === "HEAD") {
       if (seen.body !== "") wrong("HEAD body", seen.body.slice(0, 80));
     } else if (expected.file) {

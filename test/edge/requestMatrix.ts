@@ -61,8 +61,16 @@ export interface Expected {
   file?: string;
   /** The `code` attribute of the error body. */
   code?: string;
-  /** `public, max-age=3600` instead of `private, no-store`. */
+  /**
+   * `public, max-age=3600` (an open document); otherwise a document (`file`) is
+   * `private, no-cache` (the key decided it: storable by the radio, revalidated), and an error
+   * `private, no-store`.
+   */
   open?: boolean;
+  /** `Access-Control-Allow-Origin: *` and the ETag exposed: an open document, or its error. */
+  cors?: boolean;
+  /** A CORS preflight's 204: methods and validator headers allowed, no body, no Cache-Control. */
+  preflight?: boolean;
   /** `Vary: Authorization` expected (every SI and PI answer except 405). */
   vary: boolean;
   /** The status instead, where the asset store gives no Last-Modified (Cloudflare's). */
@@ -91,7 +99,7 @@ const LOOPBACK = "http://127.0.0.1";
 const key = (k: string) => ({ authorization: `ClientIdentifier ${k}` });
 const [KEY, SECOND_KEY] = VALID_KEYS;
 
-const openSi: Expected = { status: 200, file: OPEN_SI_PATH, open: true, vary: true };
+const openSi: Expected = { status: 200, file: OPEN_SI_PATH, open: true, cors: true, vary: true };
 const keyedSi: Expected = { status: 200, file: KEYED_SI_PATH, vary: true };
 const piOk = (service: string, date: string): Expected => ({
   status: 200,
@@ -99,6 +107,14 @@ const piOk = (service: string, date: string): Expected => ({
   vary: true,
 });
 const err = (status: number, code: string, vary = true): Expected => ({ status, code, vary });
+/** Open PI asked without a key: the same document for everyone, open to any cache and origin. */
+const piOpen = (service: string, date: string): Expected => ({
+  ...piOk(service, date),
+  open: true,
+  cors: true,
+});
+const openErr = (status: number, code: string): Expected => ({ ...err(status, code), cors: true });
+const preflight: Expected = { status: 204, preflight: true, vary: false };
 const notFound = err(404, "not-found", false);
 
 const rows: MatrixRow[] = [];
@@ -153,9 +169,14 @@ row("SI with another scheme (no SPI key)", si, openSi, {
   headers: { authorization: `Bearer ${KEY}` },
 });
 row("SI ignores a query", `${si}?x=1`, openSi);
-for (const method of ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"]) {
+for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
   row(`SI ${method}`, si, err(405, "method-not-allowed", false), { method, headers: key(KEY) });
 }
+// A browser's CORS preflight, before a GET with If-None-Match from a web player.
+row("SI OPTIONS (preflight)", si, preflight, {
+  method: "OPTIONS",
+  headers: { origin: "https://player.example", "access-control-request-method": "GET" },
+});
 row("SI key over http on a public host", si, err(400, "https-required"), {
   origin: "http://spi.example",
   headers: key(KEY),
@@ -183,6 +204,9 @@ row("PI HEAD with a valid key", pi("news", TODAY), piOk("news", TODAY), {
 });
 row("PI POST without a key", pi("news", TODAY), err(405, "method-not-allowed", false), {
   method: "POST",
+});
+row("PI OPTIONS (preflight): answered, the GET still needs a key", pi("news", TODAY), preflight, {
+  method: "OPTIONS",
 });
 row("PI unknown service", pi("jazz", TODAY), err(404, "not-found"), { headers: key(KEY) });
 row("PI unknown service without a key", pi("jazz", TODAY), err(401, "key-required"));
@@ -561,14 +585,14 @@ for (const target of [
 }
 
 // Open PI: PI by either path without a key; the keyed SI still needs one.
-row("open PI: PI without a key", pi("news", TODAY), piOk("news", TODAY), { setup: "openPi" });
-row("open PI: PI by bearer without a key", byBearer(POP_FM, TODAY), piOk("pop", TODAY), {
+row("open PI: PI without a key", pi("news", TODAY), piOpen("news", TODAY), { setup: "openPi" });
+row("open PI: PI by bearer without a key", byBearer(POP_FM, TODAY), piOpen("pop", TODAY), {
   setup: "openPi",
 });
 row(
   "open PI: PI by bearer over http on a public host",
   byBearer(NEWS_DAB, TODAY),
-  piOk("news", TODAY),
+  piOpen("news", TODAY),
   {
     setup: "openPi",
     origin: "http://spi.example",
@@ -587,10 +611,28 @@ row("open PI: key over http on a public host", pi("news", TODAY), err(400, "http
   origin: "http://spi.example",
   headers: key(KEY),
 });
-row("open PI: window", byBearer(POP_FM, "20261201"), err(404, "not-found"), { setup: "openPi" });
-row("open PI: malformed date", pi("pop", "2026113"), err(400, "bad-request"), { setup: "openPi" });
-row("open PI: unknown bearer", byBearer("dab/4e1/4fe1/4e09/0", TODAY), err(404, "not-found"), {
+row("open PI: window", byBearer(POP_FM, "20261201"), openErr(404, "not-found"), {
   setup: "openPi",
+});
+row("open PI: malformed date", pi("pop", "2026113"), openErr(400, "bad-request"), {
+  setup: "openPi",
+});
+row("open PI: unknown bearer", byBearer("dab/4e1/4fe1/4e09/0", TODAY), openErr(404, "not-found"), {
+  setup: "openPi",
+});
+row(
+  "open PI: If-None-Match its ETag",
+  pi("news", TODAY),
+  { ...piOpen("news", TODAY), status: 304 },
+  {
+    setup: "openPi",
+    headers: { "if-none-match": "{etag}" },
+    probe: "open PI: PI without a key",
+  },
+);
+row("open PI: OPTIONS (preflight)", pi("news", TODAY), preflight, {
+  setup: "openPi",
+  method: "OPTIONS",
 });
 row("open PI: SI without a key", si, openSi, { setup: "openPi" });
 row("open PI: SI with a key", si, keyedSi, { setup: "openPi", headers: key(KEY) });
@@ -626,6 +668,11 @@ export const HEADERS_THAT_MATTER = [
   "www-authenticate",
   "x-content-type-options",
   "content-length",
+  "access-control-allow-origin",
+  "access-control-expose-headers",
+  "access-control-allow-methods",
+  "access-control-allow-headers",
+  "access-control-max-age",
 ] as const;
 
 /** Every request asks for the bytes as stored, so Content-Length survives workerd's transport. */

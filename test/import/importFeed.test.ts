@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { importFeed } from "../../src/import/importFeed.js";
 import type { ImportNote } from "../../src/import/importNote.js";
 import { parseFeedDocuments } from "../../src/import/parseFeedDocuments.js";
+import { defaultShortIdSlot } from "../../src/load/shortIdSlot.js";
+import { programmeShortId } from "../../src/schedule/programmeShortId.js";
 
 const NS = 'xmlns="http://www.worlddab.org/schemas/spi/31"';
 const SI = `<serviceInformation ${NS} xml:lang="en" originator="Test Radio"><services>
@@ -113,7 +115,7 @@ describe("importFeed", () => {
 
   it("sets shortIds: unique where the feed's shortIds are the build's own, without a note", () => {
     const start = Date.parse("2026-11-02T00:00:00Z");
-    const shortId = 2 ** 23 + ((start / 60_000) % 2 ** 23);
+    const shortId = programmeShortId(defaultShortIdSlot("one"), start);
     const xml = pi("2026-11-02", [{ start: "00:00", minutes: 1440, name: "All Day" }]).replace(
       'shortId="0"',
       `shortId="${shortId}"`,

@@ -73,3 +73,67 @@ describe("loadBroadcaster", () => {
     ]);
   });
 });
+
+describe("shortIds: unique across the provider's services", () => {
+  async function example(name: string, edit: (provider: string) => string): Promise<string> {
+    const dir = join(root, name);
+    await cp("data", dir, { recursive: true });
+    const path = join(dir, "provider.yaml");
+    await writeFile(path, edit(await readFile(path, "utf8")));
+    return dir;
+  }
+
+  it("refuses two services in one shortIdSlot, at the second's id, naming a free slot", async () => {
+    const dir = await example("slots", (text) => `${text}shortIds: unique\n`);
+    const { problems } = await loadBroadcaster(dir);
+    const errors = problems.filter((p) => p.severity === "error");
+    expect(errors.map((p) => [relative(dir, p.file), p.line, p.column, p.field])).toEqual([
+      ["services/pop.yaml", 2, 1, "id"],
+    ]);
+    expect(errors[0]?.message).toMatch(
+      /^its id gives shortIdSlot 10, as service "news" \(.*services\/news\.yaml\) has, so their programmes would share shortIds \(shortIds: unique\): give one of them shortIdSlot: 0 \(free: 0, 1, 3, 4, 6, 8, 9, 11, …\)$/,
+    );
+    const pop = join(dir, "services", "pop.yaml");
+    await writeFile(
+      pop,
+      (await readFile(pop, "utf8")).replace(/^id: pop$/m, "id: pop\nshortIdSlot: 0"),
+    );
+    const fixed = await loadBroadcaster(dir);
+    expect(fixed.problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(fixed.broadcaster?.services.map((s) => [s.id, s.shortIdSlot])).toEqual([
+      ["bern", 7],
+      ["klassik", 5],
+      ["lounge", 2],
+      ["news", 10],
+      ["pop", 0],
+    ]);
+  });
+});
+
+describe("fmCountry", () => {
+  it("warns when the provider's fmCountry covers FM bearers of two GCCs, until the service sets its own", async () => {
+    const dir = join(root, "fm-country");
+    await cp("data", dir, { recursive: true });
+    const pop = join(dir, "services", "pop.yaml");
+    const text = await readFile(pop, "utf8");
+    await writeFile(pop, text.replace("fm:4e1.4e02.10170", "fm:1a0.1234.09390"));
+    const warned = await loadBroadcaster(dir);
+    const warnings = warned.problems.filter((p) => p.message.includes("GCCs"));
+    expect(
+      warnings.map((p) => [relative(dir, p.file), p.line, p.column, p.field, p.severity]),
+    ).toEqual([["provider.yaml", 20, 14, "discovery.fmCountry", "warning"]]);
+    expect(warnings[0]?.message).toBe(
+      "applies to FM bearers of 2 GCCs, 4e1 (bern), 1a0 (pop): if they are in different countries, give those services their own fmCountry, or a radio there looks them up under ch",
+    );
+    await writeFile(
+      pop,
+      text
+        .replace("fm:4e1.4e02.10170", "fm:1a0.1234.09390")
+        .replace(/^id: pop$/m, "id: pop\nfmCountry: us"),
+    );
+    const fixed = await loadBroadcaster(dir);
+    expect(fixed.problems.filter((p) => p.message.includes("GCCs"))).toEqual([]);
+    expect(fixed.broadcaster?.services.find((s) => s.id === "pop")?.fmCountry).toBe("us");
+    expect(fixed.broadcaster?.services.find((s) => s.id === "news")?.fmCountry).toBe("ch");
+  });
+});

@@ -109,7 +109,7 @@ describe("PI with episodes, programme events and on-demand", () => {
       ),
     ).toEqual(["PT0S PT5M", "PT1H PT5M", "PT1H30M PT20M", "PT2H PT5M"]);
     expect(morning).toContain(
-      '<programmeEvent id="crid://radio.example/test/202611230500/3" shortId="0">',
+      '<programmeEvent id="crid://radio.example/test/202611230500/90m" shortId="0">',
     );
     expect(morning).toMatch(
       /<mediumName>Interview<\/mediumName>\s*<longName>The Big Interview<\/longName>\s*<location>\s*<relativeTime time="PT1H30M" duration="PT20M"\/>\s*<\/location>\s*<mediaDescription>\s*<shortDescription>One guest, twenty minutes.<\/shortDescription>\s*<\/mediaDescription>\s*<link uri="mailto:interview@radio.example" description="Ask a question"\/>/,

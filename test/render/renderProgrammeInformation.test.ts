@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderProgrammeInformation } from "../../src/render/renderProgrammeInformation.js";
 import { expandSchedule } from "../../src/schedule/expandSchedule.js";
-import { programmeShortId } from "../../src/schedule/programmeShortId.js";
+import { groupShortId, programmeShortId } from "../../src/schedule/programmeShortId.js";
 import { selectProgrammeDay } from "../../src/schedule/selectProgrammeDay.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { makeProvider } from "../fixtures/makeProvider.js";
@@ -204,10 +204,11 @@ describe("renderProgrammeInformation", () => {
     expect(await validateSpiDocuments([{ name: "pi.xml", xml: monday }])).toEqual([]);
   });
 
-  it("writes each programme's unique shortId with shortIds: unique, and keeps memberOf's at 0", async () => {
+  it("writes the unique shortIds of programmes and their groups with shortIds: unique", async () => {
     const service = {
       ...makeService({ daily: ["06:00 talk", "09:00 music"] }),
       shortIds: "unique" as const,
+      shortIdSlot: 4,
     };
     const xml = render(service, "2026-11-23");
     const programmes = [...xml.matchAll(/<programme id="[^"]*\/(\d{12})" shortId="(\d+)">/g)];
@@ -215,13 +216,15 @@ describe("renderProgrammeInformation", () => {
       ["202611220800", "202611230500", "202611230800"].map((start) => [
         start,
         programmeShortId(
+          4,
           Date.parse(
             `${start.slice(0, 4)}-${start.slice(4, 6)}-${start.slice(6, 8)}T${start.slice(8, 10)}:${start.slice(10)}:00Z`,
           ),
         ),
       ]),
     );
-    expect(xml).toContain('<memberOf id="crid://radio.example/test/talk" shortId="0"/>');
+    const group = "crid://radio.example/test/talk";
+    expect(xml).toContain(`<memberOf id="${group}" shortId="${groupShortId(group)}"/>`);
     expect(await validateSpiDocuments([{ name: "pi.xml", xml }])).toEqual([]);
   });
 });

@@ -252,6 +252,49 @@ describe("verify of revalidation (ETag, If-None-Match, 304)", () => {
   });
 });
 
+describe("verify of caching and CORS", () => {
+  /** The rules' answers with the headers of an older spi-static: nothing storable, no CORS. */
+  async function noStoreFront(origin: string): Promise<string> {
+    const server: Server = createServer((req, res) => {
+      const headers: Record<string, string> = {};
+      for (const name of ["authorization", "if-none-match"]) {
+        const value = req.headers[name];
+        if (typeof value === "string") headers[name] = value;
+      }
+      fetch(`${origin}${req.url}`, { headers }).then(async (answer) => {
+        const sent = Object.fromEntries(answer.headers);
+        delete sent["access-control-allow-origin"];
+        sent["cache-control"] = "private, no-store";
+        res.writeHead(answer.status, sent);
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it("fails a site whose documents no radio may store and no browser may read", async () => {
+    const report = await verifySite({
+      baseUrl: await noStoreFront((await preview()).origin),
+      key: KEY,
+      now: NOW,
+    });
+    expect(failed(report)).toEqual(
+      expect.arrayContaining([
+        "SI without a key",
+        "SI with the key",
+        "PI for bern, today (20261123)",
+      ]),
+    );
+    const detail = (name: string) => report.checks.find((c) => c.name === name)?.detail;
+    expect(detail("SI without a key")).toMatch(
+      /cacheable by radios and CDNs.*Access-Control-Allow-Origin/,
+    );
+    expect(detail("PI for bern, today (20261123)")).toMatch(/forbids the radio's own cache/);
+  });
+});
+
 describe("verify against a plain static server", () => {
   it("finds the keyed SI exposed and the key checks missing", async () => {
     const report = await verifySite({ baseUrl: await plainStaticServer(), key: KEY, now: NOW });
