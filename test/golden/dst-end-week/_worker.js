@@ -1,5 +1,5 @@
 // Written by `spi-static build`: do not edit, rebuild instead.
-// The SPI 3.1 edge rules (README: "Edge rules and keys"). Runs first for every request as a
+// The SPI 3.1 edge rules (docs/edge-rules.md, "Keys"). Runs first for every request as a
 // Cloudflare Pages advanced-mode worker, as a Worker with static assets (run_worker_first), and
 // inside `spi-static serve`. Key digests: the API_KEY_SHA256 secret, else the build's below.
 
