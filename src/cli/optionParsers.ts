@@ -168,3 +168,19 @@ export function parseServiceTimeZone(
   }
   return { ...previous, [service]: parseTimeZone(zone) };
 }
+
+/** nginx's `listen`: a port, or address:port (an IPv6 address in brackets). */
+export function parseListenAddress(value: string): string {
+  if (!/^((\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?\d{1,5}$/.test(value)) {
+    throw new InvalidArgumentError("give a port or address:port, e.g. 127.0.0.1:8080 or [::]:80");
+  }
+  return value;
+}
+
+/** nginx's `server_name`: names separated by spaces, nothing that could end the directive. */
+export function parseServerName(value: string): string {
+  if (!/^[A-Za-z0-9_.*~^$\\ -]+$/.test(value) || value.trim() === "") {
+    throw new InvalidArgumentError("give host names, e.g. spi.example.org (or _ for any)");
+  }
+  return value.trim();
+}

@@ -1,0 +1,289 @@
+/**
+ * The part of the Fetch and URL standards the edge rules use (Request, Response, Headers, URL),
+ * for njs 0.7 (Debian 12's), which has none of them. Like `createEdgeWorker`, this function is
+ * written into the nginx module as source text (njsModule.ts), so it refers to nothing outside
+ * itself; the tests run it in Node against the real classes.
+ *
+ * URL parsing follows the WHATWG URL standard for http and https (what the worker's runtime
+ * does before the rules see a path): `\` is a separator, dot segments (also `%2e`) are
+ * resolved, characters outside the path and query sets are percent-encoded, the fragment goes.
+ * Hosts are taken as plain names or IP literals: the adapter only ever passes those.
+ */
+
+export interface FetchApi {
+  Headers: typeof Headers;
+  Request: typeof Request;
+  Response: typeof Response;
+  URL: typeof URL;
+}
+
+export function createFetchApi(): FetchApi {
+  const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
+  const SINGLE_DOT = /^(\.|%2e)$/i;
+  const DOUBLE_DOT = /^(\.|%2e)(\.|%2e)$/i;
+  const HOST = /^([a-z0-9._~-]+|\[[0-9a-f:.]+\])$/;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  /** Percent-encodes, as UTF-8, every code point outside printable ASCII and those in `also`. */
+  function percentEncode(text: string, also: string): string {
+    let out = "";
+    for (const char of text) {
+      const code = char.charCodeAt(0);
+      if (code > 0x20 && code < 0x7f && !also.includes(char)) {
+        out += char;
+        continue;
+      }
+      for (const byte of encoder.encode(char)) {
+        out += `%${byte < 16 ? "0" : ""}${byte.toString(16).toUpperCase()}`;
+      }
+    }
+    return out;
+  }
+
+  /** The path segments of a special URL's path, dot segments resolved (WHATWG "path state"). */
+  function parsePath(path: string, base: string[]): string[] {
+    const segments = base.slice();
+    const parts = path.split(/[/\\]/);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as string;
+      const last = i === parts.length - 1;
+      if (DOUBLE_DOT.test(part)) {
+        segments.pop();
+        if (last) segments.push("");
+      } else if (SINGLE_DOT.test(part)) {
+        if (last) segments.push("");
+      } else segments.push(percentEncode(part, '"#<>?`{}'));
+    }
+    return segments;
+  }
+
+  interface Parts {
+    protocol: string;
+    hostname: string;
+    port: string;
+    segments: string[];
+    query: string | null;
+  }
+
+  function invalid(input: string): TypeError {
+    return new TypeError(`Invalid URL: ${input}`);
+  }
+
+  function parseAuthority(protocol: string, authority: string, input: string) {
+    const host = authority.slice(authority.lastIndexOf("@") + 1);
+    const match = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(host);
+    const hostname = (match?.[1] ?? "").toLowerCase();
+    if (match === null || !HOST.test(hostname)) throw invalid(input);
+    const digits = match[2] ?? "";
+    const port = digits === "" ? "" : String(Number(digits));
+    return { hostname, port: port === DEFAULT_PORTS[protocol] ? "" : port };
+  }
+
+  function parse(raw: string, base: Parts | undefined): Parts {
+    // WHATWG: leading and trailing C0 controls and spaces go, tabs and newlines anywhere.
+    const trimmed = raw.replace(/^[^\x21-\uffff]+|[^\x21-\uffff]+$/g, "");
+    const input = trimmed.replace(/[\t\n\r]/g, "");
+    const hash = input.indexOf("#");
+    const withoutHash = hash === -1 ? input : input.slice(0, hash);
+    const question = withoutHash.indexOf("?");
+    const query = question === -1 ? null : withoutHash.slice(question + 1);
+    let rest = question === -1 ? withoutHash : withoutHash.slice(0, question);
+    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
+    let protocol: string;
+    let authority: { hostname: string; port: string };
+    let segments: string[];
+    if (scheme !== null) {
+      protocol = `${(scheme[1] as string).toLowerCase()}:`;
+      if (DEFAULT_PORTS[protocol] === undefined) throw invalid(raw);
+      rest = rest.slice(scheme[0].length).replace(/^[/\\]*/, "");
+      const end = rest.search(/[/\\]/);
+      authority = parseAuthority(protocol, end === -1 ? rest : rest.slice(0, end), raw);
+      segments = end === -1 ? [""] : parsePath(rest.slice(end + 1), []);
+    } else if (base === undefined) {
+      throw invalid(raw);
+    } else if (/^[/\\]{2}/.test(rest)) {
+      protocol = base.protocol;
+      return parse(`${protocol}${input}`, undefined);
+    } else {
+      protocol = base.protocol;
+      authority = { hostname: base.hostname, port: base.port };
+      segments = /^[/\\]/.test(rest)
+        ? parsePath(rest.slice(1), [])
+        : rest === ""
+          ? base.segments.slice()
+          : parsePath(rest, base.segments.slice(0, -1));
+    }
+    const encodedQuery = query === null ? null : percentEncode(query, "\"#<>'");
+    return { protocol, ...authority, segments, query: encodedQuery };
+  }
+
+  class ShimUrl {
+    readonly protocol: string;
+    readonly hostname: string;
+    readonly port: string;
+    readonly pathname: string;
+    readonly search: string;
+    readonly hash = "";
+
+    constructor(input: string | { href: string }, base?: string | { href: string }) {
+      const baseParts = base === undefined ? undefined : parse(hrefOf(base), undefined);
+      const parts = parse(hrefOf(input), baseParts);
+      this.protocol = parts.protocol;
+      this.hostname = parts.hostname;
+      this.port = parts.port;
+      this.pathname = `/${parts.segments.join("/")}`;
+      this.search = parts.query === null || parts.query === "" ? "" : `?${parts.query}`;
+    }
+
+    get host(): string {
+      return this.port === "" ? this.hostname : `${this.hostname}:${this.port}`;
+    }
+
+    get origin(): string {
+      return `${this.protocol}//${this.host}`;
+    }
+
+    get href(): string {
+      return `${this.origin}${this.pathname}${this.search}`;
+    }
+
+    toString(): string {
+      return this.href;
+    }
+  }
+
+  function hrefOf(input: unknown): string {
+    if (typeof input === "string") return input;
+    const href =
+      (input as { href?: unknown; url?: unknown }).href ?? (input as { url?: unknown }).url;
+    return String(href ?? input);
+  }
+
+  type HeadersInput = ShimHeaders | Record<string, string> | [string, string][] | undefined;
+
+  /** Names folded to lower case; values of a repeated name joined with ", " as Fetch does. */
+  class ShimHeaders {
+    private readonly values: Record<string, string> = Object.create(null);
+
+    constructor(init?: HeadersInput) {
+      if (init instanceof ShimHeaders) {
+        init.forEach((value, name) => {
+          this.append(name, value);
+        });
+      } else if (Array.isArray(init)) {
+        for (const [name, value] of init) this.append(name, value);
+      } else if (init !== undefined && init !== null) {
+        for (const name of Object.keys(init)) this.append(name, init[name] as string);
+      }
+    }
+
+    append(name: string, value: string): void {
+      const key = name.toLowerCase();
+      const text = String(value).trim();
+      const old = this.values[key];
+      this.values[key] = old === undefined ? text : `${old}, ${text}`;
+    }
+
+    set(name: string, value: string): void {
+      this.values[name.toLowerCase()] = String(value).trim();
+    }
+
+    get(name: string): string | null {
+      return this.values[name.toLowerCase()] ?? null;
+    }
+
+    has(name: string): boolean {
+      return this.values[name.toLowerCase()] !== undefined;
+    }
+
+    delete(name: string): void {
+      delete this.values[name.toLowerCase()];
+    }
+
+    forEach(callback: (value: string, name: string) => void): void {
+      for (const [name, value] of this.entries()) callback(value, name);
+    }
+
+    entries(): [string, string][] {
+      return Object.keys(this.values)
+        .sort()
+        .map((name) => [name, this.values[name] as string]);
+    }
+
+    [Symbol.iterator]() {
+      return this.entries()[Symbol.iterator]();
+    }
+  }
+
+  const STANDARD_METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"];
+
+  class ShimRequest {
+    readonly url: string;
+    readonly method: string;
+    readonly headers: ShimHeaders;
+
+    constructor(input: unknown, init: { method?: string; headers?: HeadersInput } = {}) {
+      this.url = new ShimUrl(hrefOf(input)).href;
+      const method = init.method ?? "GET";
+      this.method = STANDARD_METHODS.includes(method.toUpperCase()) ? method.toUpperCase() : method;
+      this.headers = new ShimHeaders(init.headers);
+    }
+  }
+
+  type BodyInput = string | ArrayBuffer | Uint8Array | null | undefined;
+
+  /** A body held whole: the rules only ever answer with documents read completely. */
+  class ShimResponse {
+    readonly status: number;
+    readonly statusText: string;
+    readonly headers: ShimHeaders;
+    readonly body: { cancel(): Promise<void> } | null;
+    readonly bytes: Uint8Array;
+
+    constructor(
+      body?: BodyInput,
+      init: { status?: number; statusText?: string; headers?: HeadersInput } = {},
+    ) {
+      this.status = init.status ?? 200;
+      this.statusText = init.statusText ?? "";
+      this.headers = new ShimHeaders(init.headers);
+      if (typeof body === "string" && !this.headers.has("content-type")) {
+        this.headers.set("content-type", "text/plain;charset=UTF-8");
+      }
+      this.bytes =
+        body === null || body === undefined
+          ? new Uint8Array(0)
+          : typeof body === "string"
+            ? encoder.encode(body)
+            : body instanceof Uint8Array
+              ? body
+              : new Uint8Array(body);
+      this.body = body === null || body === undefined ? null : { cancel: () => Promise.resolve() };
+    }
+
+    get ok(): boolean {
+      return this.status >= 200 && this.status < 300;
+    }
+
+    arrayBuffer(): Promise<ArrayBuffer> {
+      const { buffer, byteOffset, byteLength } = this.bytes;
+      const whole = byteOffset === 0 && byteLength === buffer.byteLength;
+      return Promise.resolve(
+        (whole ? buffer : buffer.slice(byteOffset, byteOffset + byteLength)) as ArrayBuffer,
+      );
+    }
+
+    text(): Promise<string> {
+      return Promise.resolve(decoder.decode(this.bytes));
+    }
+  }
+
+  // The rules only use what these classes have; the casts say they stand in for the globals.
+  return {
+    Headers: ShimHeaders as unknown as typeof Headers,
+    Request: ShimRequest as unknown as typeof Request,
+    Response: ShimResponse as unknown as typeof Response,
+    URL: ShimUrl as unknown as typeof URL,
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * The standard built-ins the rules (and Babel's helpers) use that njs 0.7 lacks: Map, Set,
+ * Array.from, String.prototype.matchAll, Object.fromEntries. `njsPolyfills` makes them;
+ * `installNjsPolyfills` puts each where the runtime has none (njs), and leaves a runtime that
+ * has it (Node, where the tests compare them with the real ones) alone. Both are written into
+ * the nginx module as source text: they refer to nothing outside themselves.
+ */
+export interface NjsPolyfills {
+  Map: MapConstructor;
+  Set: SetConstructor;
+  arrayFrom: typeof Array.from;
+  matchAll: (this: string, pattern: RegExp) => RegExpMatchArray[];
+  fromEntries: typeof Object.fromEntries;
+}
+
+export function njsPolyfills(): NjsPolyfills {
+  /** Keys in insertion order; strings also in a dictionary, the rules' only keys at scale. */
+  class KeyList<V> {
+    keys: unknown[] = [];
+    values: V[] = [];
+    private strings: Record<string, number> = Object.create(null);
+
+    indexOf(key: unknown): number {
+      if (typeof key === "string") return this.strings[key] ?? -1;
+      for (let i = 0; i < this.keys.length; i++) {
+        const other = this.keys[i];
+        if (other === key || (Number.isNaN(other) && Number.isNaN(key))) return i;
+      }
+      return -1;
+    }
+
+    put(key: unknown, value: V): void {
+      const index = this.indexOf(key);
+      if (index !== -1) {
+        this.values[index] = value;
+        return;
+      }
+      if (typeof key === "string") this.strings[key] = this.keys.length;
+      this.keys.push(key);
+      this.values.push(value);
+    }
+
+    remove(key: unknown): boolean {
+      const index = this.indexOf(key);
+      if (index === -1) return false;
+      this.keys.splice(index, 1);
+      this.values.splice(index, 1);
+      this.strings = Object.create(null);
+      this.keys.forEach((k, i) => {
+        if (typeof k === "string") this.strings[k] = i;
+      });
+      return true;
+    }
+  }
+
+  function entriesOf(iterable: unknown): unknown[] {
+    return iterable === undefined || iterable === null
+      ? []
+      : arrayFrom(iterable as ArrayLike<unknown>);
+  }
+
+  class PolyMap<K, V> {
+    private list = new KeyList<V>();
+
+    constructor(entries?: Iterable<[K, V]>) {
+      for (const entry of entriesOf(entries) as [K, V][]) this.set(entry[0], entry[1]);
+    }
+
+    get size(): number {
+      return this.list.keys.length;
+    }
+
+    get(key: K): V | undefined {
+      const index = this.list.indexOf(key);
+      return index === -1 ? undefined : this.list.values[index];
+    }
+
+    set(key: K, value: V): this {
+      this.list.put(key, value);
+      return this;
+    }
+
+    has(key: K): boolean {
+      return this.list.indexOf(key) !== -1;
+    }
+
+    delete(key: K): boolean {
+      return this.list.remove(key);
+    }
+
+    clear(): void {
+      this.list = new KeyList<V>();
+    }
+
+    forEach(callback: (value: V, key: K, map: PolyMap<K, V>) => void): void {
+      this.entries().forEach((entry) => {
+        callback(entry[1], entry[0], this);
+      });
+    }
+
+    keys(): K[] {
+      return this.list.keys.slice() as K[];
+    }
+
+    values(): V[] {
+      return this.list.values.slice();
+    }
+
+    entries(): [K, V][] {
+      return this.list.keys.map((key, i) => [key as K, this.list.values[i] as V]);
+    }
+
+    [Symbol.iterator]() {
+      return this.entries()[Symbol.iterator]();
+    }
+  }
+
+  class PolySet<T> {
+    private readonly map = new PolyMap<T, T>();
+
+    constructor(values?: Iterable<T>) {
+      for (const value of entriesOf(values) as T[]) this.add(value);
+    }
+
+    get size(): number {
+      return this.map.size;
+    }
+
+    add(value: T): this {
+      this.map.set(value, value);
+      return this;
+    }
+
+    has(value: T): boolean {
+      return this.map.has(value);
+    }
+
+    delete(value: T): boolean {
+      return this.map.delete(value);
+    }
+
+    forEach(callback: (value: T, again: T, set: PolySet<T>) => void): void {
+      this.map.keys().forEach((value) => {
+        callback(value, value, this);
+      });
+    }
+
+    values(): T[] {
+      return this.map.keys();
+    }
+
+    [Symbol.iterator]() {
+      return this.map.keys()[Symbol.iterator]();
+    }
+  }
+
+  function arrayFrom(source: unknown, map?: (value: unknown, index: number) => unknown): unknown[] {
+    const items: unknown[] = [];
+    const iterate = (source as { [Symbol.iterator]?: () => Iterator<unknown> })[Symbol.iterator];
+    if (typeof iterate === "function") {
+      const iterator = iterate.call(source);
+      for (let step = iterator.next(); !step.done; step = iterator.next()) items.push(step.value);
+    } else {
+      const like = source as ArrayLike<unknown>;
+      for (let i = 0; i < like.length; i++) items.push(like[i]);
+    }
+    return map === undefined ? items : items.map((value, index) => map(value, index));
+  }
+
+  function matchAll(this: string, pattern: RegExp): RegExpMatchArray[] {
+    if (!pattern.global) throw new TypeError("matchAll needs a global regular expression");
+    const copy = new RegExp(pattern.source, pattern.flags);
+    const matches: RegExpMatchArray[] = [];
+    for (let match = copy.exec(this); match !== null; match = copy.exec(this)) {
+      matches.push(match);
+      if (match[0] === "") copy.lastIndex++;
+    }
+    return matches;
+  }
+
+  function fromEntries(entries: Iterable<readonly [PropertyKey, unknown]>) {
+    const object: Record<PropertyKey, unknown> = {};
+    for (const entry of arrayFrom(entries) as [PropertyKey, unknown][]) object[entry[0]] = entry[1];
+    return object;
+  }
+
+  return {
+    Map: PolyMap as unknown as MapConstructor,
+    Set: PolySet as unknown as SetConstructor,
+    arrayFrom: arrayFrom as typeof Array.from,
+    matchAll,
+    fromEntries: fromEntries as typeof Object.fromEntries,
+  };
+}
+
+/** Each polyfill where the runtime lacks the built-in; returns the names it installed. */
+export function installNjsPolyfills(made: NjsPolyfills): string[] {
+  const installed: string[] = [];
+  const scope = globalThis as Record<string, unknown>;
+  const put = (name: string, owner: Record<string, unknown>, key: string, value: unknown) => {
+    if (owner[key] !== undefined) return;
+    Object.defineProperty(owner, key, { value, writable: true, configurable: true });
+    installed.push(name);
+  };
+  put("Map", scope, "Map", made.Map);
+  put("Set", scope, "Set", made.Set);
+  put("Array.from", Array as unknown as Record<string, unknown>, "from", made.arrayFrom);
+  put(
+    "String.prototype.matchAll",
+    String.prototype as unknown as Record<string, unknown>,
+    "matchAll",
+    made.matchAll,
+  );
+  put(
+    "Object.fromEntries",
+    Object as unknown as Record<string, unknown>,
+    "fromEntries",
+    made.fromEntries,
+  );
+  return installed;
+}
