@@ -143,7 +143,8 @@ export function createNjsHandler(
   }
 
   return async function handle(r: NjsRequest): Promise<void> {
-    const target = r.variables.request_uri ?? "/";
+    // A request nginx refused itself (error_page 400) has no $request_uri: its request line has.
+    const target = r.variables.request_uri || (r.variables.request_line ?? "").split(" ")[1] || "/";
     const request = new api.Request(`${originOf(r)}${target.startsWith("/") ? "" : "/"}${target}`, {
       method: r.method,
       headers: r.rawHeadersIn,

@@ -33,6 +33,18 @@ js_import spi_static from ${quoted(`${dir}/${NGINX_FILES.module}`)};
 
 location / {
     if_modified_since off;
+    types { }
+    default_type "";
+    js_content spi_static.handle;
+}
+
+# Requests nginx refuses itself (a %00 in the path) go to the rules too, which answer them as
+# the worker does (from the request line: nginx read no headers).
+error_page 400 = /_spi-static/refused;
+location = /_spi-static/refused {
+    internal;
+    types { }
+    default_type "";
     js_content spi_static.handle;
 }
 `;
