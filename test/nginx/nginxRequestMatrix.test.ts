@@ -20,6 +20,7 @@ import {
   observe,
   observeParts,
   SETUPS,
+  type Setup,
   type SetupName,
 } from "../edge/requestMatrix.js";
 import {
@@ -48,7 +49,8 @@ const ports = {} as Record<SetupName, Ports>;
 const direct = new Map<MatrixRow, Observed>();
 const viaNginx = new Map<MatrixRow, Observed>();
 
-const siteOf = (setup: SetupName) => built[SETUPS[setup].site ?? "keyed"];
+const setupOf = (setup: SetupName): Setup => SETUPS[setup];
+const siteOf = (setup: SetupName) => built[setupOf(setup).site ?? "keyed"];
 
 describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx writes", () => {
   beforeAll(async () => {
@@ -57,7 +59,7 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
     const { cert, key } = await selfSignedCertificate(work);
     const servers: string[] = [];
     for (const setup of setupNames) {
-      const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
+      const { now, apiKeySha256 } = setupOf(setup);
       ports[setup] = { http: await freePort(), https: await freePort() };
       const dir = join(work, setup);
       let digestsFile: string | undefined;
@@ -96,7 +98,7 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
     nginx = await startNginx(servers.join("\n"), ports.build.http);
 
     for (const setup of setupNames) {
-      const { now, apiKeySha256 } = SETUPS[setup] as { now: string; apiKeySha256?: string };
+      const { now, apiKeySha256 } = setupOf(setup);
       const { site, outDir } = siteOf(setup);
       const worker = createEdgeWorker(site);
       const env: EdgeEnv = { ASSETS: folderAssets(outDir), SPI_FIXED_NOW: now };
