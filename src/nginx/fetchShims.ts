@@ -103,8 +103,8 @@ export function createFetchApi(): FetchApi {
     } else if (base === undefined) {
       throw invalid(raw);
     } else if (/^[/\\]{2}/.test(rest)) {
-      protocol = base.protocol;
-      return parse(`${protocol}${input}`, undefined);
+      // Scheme-relative (another host): the rules never make one; refused rather than guessed.
+      throw invalid(raw);
     } else {
       protocol = base.protocol;
       authority = { hostname: base.hostname, port: base.port };
@@ -115,7 +115,9 @@ export function createFetchApi(): FetchApi {
           : parsePath(rest, base.segments.slice(0, -1));
     }
     const encodedQuery = query === null ? null : percentEncode(query, "\"#<>'");
-    return { protocol, ...authority, segments, query: encodedQuery };
+    // An empty reference (or a fragment alone) keeps the base's query too.
+    const keepsQuery = scheme === null && withoutHash === "" && base !== undefined;
+    return { protocol, ...authority, segments, query: keepsQuery ? base.query : encodedQuery };
   }
 
   class ShimUrl {
@@ -125,6 +127,8 @@ export function createFetchApi(): FetchApi {
     readonly pathname: string;
     readonly search: string;
     readonly hash = "";
+    /** `?` and the query when there is one, even empty (href keeps a lone `?`, search does not). */
+    private readonly query: string;
 
     constructor(input: string | { href: string }, base?: string | { href: string }) {
       const baseParts = base === undefined ? undefined : parse(hrefOf(base), undefined);
@@ -133,7 +137,8 @@ export function createFetchApi(): FetchApi {
       this.hostname = parts.hostname;
       this.port = parts.port;
       this.pathname = `/${parts.segments.join("/")}`;
-      this.search = parts.query === null || parts.query === "" ? "" : `?${parts.query}`;
+      this.query = parts.query === null ? "" : `?${parts.query}`;
+      this.search = this.query === "?" ? "" : this.query;
     }
 
     get host(): string {
@@ -145,7 +150,7 @@ export function createFetchApi(): FetchApi {
     }
 
     get href(): string {
-      return `${this.origin}${this.pathname}${this.search}`;
+      return `${this.origin}${this.pathname}${this.query}`;
     }
 
     toString(): string {

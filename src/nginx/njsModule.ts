@@ -153,12 +153,17 @@ export async function renderNjsModule(
 );`,
     "export default { handle };",
   ].join("\n\n");
+  return `// Written by \`spi-static nginx\`: do not edit, run it again instead.
+// The SPI 3.1 edge rules of out/_worker.js for nginx's JavaScript module (njs 0.7+).
+${await lowerForNjs(source)}
+`;
+}
+
+/** Module source in today's JavaScript, as njs 0.7 parses and runs it (both Babel passes). */
+export async function lowerForNjs(source: string): Promise<string> {
   // Loaded on demand: only this command needs Babel.
   const { transform } = await import("@babel/standalone");
   const code = transform(transform(source, NJS_BABEL_OPTIONS).code ?? "", NJS_PASS).code;
   if (!code) throw new Error("Babel returned no code for the njs module");
-  return `// Written by \`spi-static nginx\`: do not edit, run it again instead.
-// The SPI 3.1 edge rules of out/_worker.js for nginx's JavaScript module (njs 0.7+).
-${code}
-`;
+  return code;
 }

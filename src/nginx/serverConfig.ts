@@ -40,13 +40,7 @@ location / {
 
 # Requests nginx refuses itself (a %00 in the path) go to the rules too, which answer them as
 # the worker does (from the request line: nginx read no headers).
-error_page 400 = /_spi-static/refused;
-location = /_spi-static/refused {
-    internal;
-    types { }
-    default_type "";
-    js_content spi_static.handle;
-}
+error_page 400 = /;
 `;
 }
 

@@ -45,6 +45,7 @@ interface Ports {
 }
 let built: Record<"keyed" | "openPi", BuiltSite>;
 let nginx: RunningNginx | undefined;
+let work: string;
 const ports = {} as Record<SetupName, Ports>;
 const direct = new Map<MatrixRow, Observed>();
 const viaNginx = new Map<MatrixRow, Observed>();
@@ -55,7 +56,7 @@ const siteOf = (setup: SetupName) => built[setupOf(setup).site ?? "keyed"];
 describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx writes", () => {
   beforeAll(async () => {
     built = { keyed: await buildTestSite("keyed"), openPi: await buildTestSite("openPi") };
-    const work = await mkdtemp(join(tmpdir(), "spi-nginx-files-"));
+    work = await mkdtemp(join(tmpdir(), "spi-nginx-files-"));
     const { cert, key } = await selfSignedCertificate(work);
     const servers: string[] = [];
     for (const setup of setupNames) {
@@ -136,6 +137,21 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
     expect(seen?.validators.lastModified).toBe(
       direct.get(row as MatrixRow)?.validators.lastModified,
     );
+  });
+
+  it("never serves its own files, whatever the path", async () => {
+    for (const path of [
+      "/spi-static.js",
+      "/spi-static.conf",
+      "/spi-static-api.conf",
+      `/${work}/build/spi-static.js`,
+      "/_spi-static/refused",
+      "/_worker.js",
+    ]) {
+      const answer = await fetch(`http://127.0.0.1:${ports.build.http}${path}`);
+      expect(answer.status).toBe(404);
+      expect(await answer.text()).toContain('code="not-found"');
+    }
   });
 
   it("passes spi-static verify", async () => {
