@@ -333,6 +333,11 @@ fetched, or has no SI document.`,
       parseKeysFilePath,
     )
     .option("--digests-file <path>", "SHA-256 digests of the keys, as API_KEY_SHA256 holds them")
+    .option(
+      "--now <instant>",
+      "serve the date window as at this ISO instant, not the clock",
+      parseInstant,
+    )
     .addHelpText(
       "after",
       `

@@ -8,6 +8,8 @@ export interface NginxOptions {
   serverName: string;
   keysFile?: string | undefined;
   digestsFile?: string | undefined;
+  /** Serve the date window as at this instant (ms) instead of the clock, as serve --now. */
+  now?: number | undefined;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function nginxCommand(options: NginxOptions, io: CommandIo): Promis
     keysFile: options.keysFile,
     keysList: io.env.SPI_API_KEYS,
     digestsFile: options.digestsFile,
+    fixedNow: options.now === undefined ? undefined : new Date(options.now).toISOString(),
   });
   const server = written.files.find((file) => file.endsWith(NGINX_FILES.server));
   io.stdout(

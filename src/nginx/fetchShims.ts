@@ -25,12 +25,33 @@ export function createFetchApi(): FetchApi {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  /** Percent-encodes, as UTF-8, every code point outside printable ASCII and those in `also`. */
-  function percentEncode(text: string, also: string): string {
+  const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*$/;
+  /** Printable ASCII that the path (or the query) percent-encodes all the same, by code. */
+  const PATH_UNSAFE = '"#<>?`{}';
+  const QUERY_UNSAFE = "\"#<>'";
+
+  function unsafeCode(code: number, unsafe: string): boolean {
+    return code <= 0x20 || code >= 0x7f || unsafe.indexOf(String.fromCharCode(code)) !== -1;
+  }
+
+  /**
+   * Whether `text` has a character to percent-encode. A loop over character codes, not a
+   * regular expression: njs scans a string with one some ten times slower.
+   */
+  function needsEncoding(text: string, unsafe: string): boolean {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code <= 0x20 || code >= 0x7f || (code < 0x7e && unsafeCode(code, unsafe))) return true;
+    }
+    return false;
+  }
+
+  /** Percent-encodes, as UTF-8, every code point outside printable ASCII and those in `unsafe`. */
+  function percentEncode(text: string, unsafe: string): string {
+    if (!needsEncoding(text, unsafe)) return text;
     let out = "";
     for (const char of text) {
-      const code = char.charCodeAt(0);
-      if (code > 0x20 && code < 0x7f && !also.includes(char)) {
+      if (!unsafeCode(char.charCodeAt(0), unsafe)) {
         out += char;
         continue;
       }
@@ -41,19 +62,26 @@ export function createFetchApi(): FetchApi {
     return out;
   }
 
+  /** Whether `part` may be a dot segment: the regular expressions run only then (njs: slow). */
+  function maybeDots(part: string): boolean {
+    return part.length <= 6 && (part === "." || part === ".." || part.indexOf("%") !== -1);
+  }
+
   /** The path segments of a special URL's path, dot segments resolved (WHATWG "path state"). */
   function parsePath(path: string, base: string[]): string[] {
     const segments = base.slice();
-    const parts = path.split(/[/\\]/);
+    const clean = !needsEncoding(path, PATH_UNSAFE);
+    // Not split(/[/\\]/): njs splits by a regular expression some hundred times slower.
+    const parts = (path.indexOf("\\") === -1 ? path : path.replace(/\\/g, "/")).split("/");
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as string;
       const last = i === parts.length - 1;
-      if (DOUBLE_DOT.test(part)) {
+      if (maybeDots(part) && DOUBLE_DOT.test(part)) {
         segments.pop();
         if (last) segments.push("");
-      } else if (SINGLE_DOT.test(part)) {
+      } else if (maybeDots(part) && SINGLE_DOT.test(part)) {
         if (last) segments.push("");
-      } else segments.push(percentEncode(part, '"#<>?`{}'));
+      } else segments.push(clean ? part : percentEncode(part, PATH_UNSAFE));
     }
     return segments;
   }
@@ -80,44 +108,94 @@ export function createFetchApi(): FetchApi {
     return { hostname, port: port === DEFAULT_PORTS[protocol] ? "" : port };
   }
 
+  function isSlash(text: string, at: number): boolean {
+    const code = text.charCodeAt(at);
+    return code === 0x2f || code === 0x5c;
+  }
+
+  /** The first `/` or `\\` at or after `from`, or -1. */
+  function slashAt(text: string, from: number): number {
+    const slash = text.indexOf("/", from);
+    const backslash = text.indexOf("\\", from);
+    return backslash === -1 || (slash !== -1 && slash < backslash) ? slash : backslash;
+  }
+
+  /** String operations first, regular expressions only where needed: njs runs those slowly. */
   function parse(raw: string, base: Parts | undefined): Parts {
     // WHATWG: leading and trailing C0 controls and spaces go, tabs and newlines anywhere.
-    const trimmed = raw.replace(/^[^\x21-\uffff]+|[^\x21-\uffff]+$/g, "");
-    const input = trimmed.replace(/[\t\n\r]/g, "");
+    const padded = raw.charCodeAt(0) <= 0x20 || raw.charCodeAt(raw.length - 1) <= 0x20;
+    const trimmed = padded ? raw.replace(/^[^\x21-\uffff]+|[^\x21-\uffff]+$/g, "") : raw;
+    const broken =
+      trimmed.indexOf("\t") !== -1 || trimmed.indexOf("\n") !== -1 || trimmed.indexOf("\r") !== -1;
+    const input = broken ? trimmed.replace(/[\t\n\r]/g, "") : trimmed;
     const hash = input.indexOf("#");
     const withoutHash = hash === -1 ? input : input.slice(0, hash);
     const question = withoutHash.indexOf("?");
     const query = question === -1 ? null : withoutHash.slice(question + 1);
     let rest = question === -1 ? withoutHash : withoutHash.slice(0, question);
-    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
+    const colon = rest.indexOf(":");
+    const scheme = colon > 0 && SCHEME.test(rest.slice(0, colon)) ? rest.slice(0, colon) : null;
     let protocol: string;
     let authority: { hostname: string; port: string };
     let segments: string[];
     if (scheme !== null) {
-      protocol = `${(scheme[1] as string).toLowerCase()}:`;
+      protocol = `${scheme.toLowerCase()}:`;
       if (DEFAULT_PORTS[protocol] === undefined) throw invalid(raw);
-      rest = rest.slice(scheme[0].length).replace(/^[/\\]*/, "");
-      const end = rest.search(/[/\\]/);
+      let start = colon + 1;
+      while (isSlash(rest, start)) start++;
+      rest = rest.slice(start);
+      const end = slashAt(rest, 0);
       authority = parseAuthority(protocol, end === -1 ? rest : rest.slice(0, end), raw);
       segments = end === -1 ? [""] : parsePath(rest.slice(end + 1), []);
     } else if (base === undefined) {
       throw invalid(raw);
-    } else if (/^[/\\]{2}/.test(rest)) {
+    } else if (isSlash(rest, 0) && isSlash(rest, 1)) {
       // Scheme-relative (another host): the rules never make one; refused rather than guessed.
       throw invalid(raw);
     } else {
       protocol = base.protocol;
       authority = { hostname: base.hostname, port: base.port };
-      segments = /^[/\\]/.test(rest)
+      segments = isSlash(rest, 0)
         ? parsePath(rest.slice(1), [])
         : rest === ""
           ? base.segments.slice()
           : parsePath(rest, base.segments.slice(0, -1));
     }
-    const encodedQuery = query === null ? null : percentEncode(query, "\"#<>'");
+    const encodedQuery = query === null ? null : percentEncode(query, QUERY_UNSAFE);
     // An empty reference (or a fragment alone) keeps the base's query too.
     const keepsQuery = scheme === null && withoutHash === "" && base !== undefined;
-    return { protocol, ...authority, segments, query: keepsQuery ? base.query : encodedQuery };
+    return {
+      protocol,
+      hostname: authority.hostname,
+      port: authority.port,
+      segments,
+      query: keepsQuery ? (base as Parts).query : encodedQuery,
+    };
+  }
+
+  /**
+   * Parsed URLs of this request, by input and base: the rules and the asset reader parse the
+   * same URL several times, and a parse costs njs far more than a lookup. Each URL is also
+   * known by its own href, as a Request made from it gives it on.
+   */
+  let known: Record<string, Parts> = Object.create(null);
+  let knownCount = 0;
+
+  function remember(key: string, parts: Parts): void {
+    if (knownCount++ > 64) {
+      known = Object.create(null);
+      knownCount = 0;
+    }
+    known[key] = parts;
+  }
+
+  function partsOf(input: string, base: string | undefined): Parts {
+    const key = base === undefined ? input : `${base}\n${input}`;
+    const seen = known[key];
+    if (seen !== undefined) return seen;
+    const parts = parse(input, base === undefined ? undefined : partsOf(base, undefined));
+    remember(key, parts);
+    return parts;
   }
 
   class ShimUrl {
@@ -127,18 +205,20 @@ export function createFetchApi(): FetchApi {
     readonly pathname: string;
     readonly search: string;
     readonly hash = "";
+    readonly href: string;
     /** `?` and the query when there is one, even empty (href keeps a lone `?`, search does not). */
     private readonly query: string;
 
     constructor(input: string | { href: string }, base?: string | { href: string }) {
-      const baseParts = base === undefined ? undefined : parse(hrefOf(base), undefined);
-      const parts = parse(hrefOf(input), baseParts);
+      const parts = partsOf(hrefOf(input), base === undefined ? undefined : hrefOf(base));
       this.protocol = parts.protocol;
       this.hostname = parts.hostname;
       this.port = parts.port;
       this.pathname = `/${parts.segments.join("/")}`;
       this.query = parts.query === null ? "" : `?${parts.query}`;
       this.search = this.query === "?" ? "" : this.query;
+      this.href = `${this.origin}${this.pathname}${this.query}`;
+      if (known[this.href] === undefined) remember(this.href, parts);
     }
 
     get host(): string {
@@ -147,10 +227,6 @@ export function createFetchApi(): FetchApi {
 
     get origin(): string {
       return `${this.protocol}//${this.host}`;
-    }
-
-    get href(): string {
-      return `${this.origin}${this.pathname}${this.query}`;
     }
 
     toString(): string {

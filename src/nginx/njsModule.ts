@@ -11,8 +11,17 @@ import { createZoneIntl, type ZoneOffsets } from "./zoneCalendar.js";
  */
 const NJS_BABEL_OPTIONS = {
   sourceType: "module",
-  // njs cannot compile a `return` inside a loop inside try/finally, which iterator closing needs.
-  assumptions: { skipForOfIteratorClosing: true },
+  assumptions: {
+    // njs cannot compile a `return` inside a loop inside try/finally, which iterator closing needs.
+    skipForOfIteratorClosing: true,
+    // njs runs the whole module again for every request (njs 0.7 keeps no state between them):
+    // plain assignments instead of property descriptors and checks keep that run short.
+    setClassMethods: true,
+    setPublicClassFields: true,
+    noClassCalls: true,
+    setSpreadProperties: true,
+    noDocumentAll: true,
+  },
   comments: false,
   presets: [
     [

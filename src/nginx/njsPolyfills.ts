@@ -156,8 +156,12 @@ export function njsPolyfills(): NjsPolyfills {
 
   function arrayFrom(source: unknown, map?: (value: unknown, index: number) => unknown): unknown[] {
     const items: unknown[] = [];
+    const length = (source as { length?: unknown }).length;
     const iterate = (source as { [Symbol.iterator]?: () => Iterator<unknown> })[Symbol.iterator];
-    if (typeof iterate === "function") {
+    // Arrays and typed arrays by index: njs iterates them some ten times slower.
+    if (typeof length === "number" && typeof source !== "string") {
+      for (let i = 0; i < length; i++) items.push((source as ArrayLike<unknown>)[i]);
+    } else if (typeof iterate === "function") {
       const iterator = iterate.call(source);
       for (let step = iterator.next(); !step.done; step = iterator.next()) items.push(step.value);
     } else {

@@ -75,7 +75,7 @@ describe("the URL stand-in for njs", () => {
         target,
         target.map((t) => t.slice(1)),
       )
-      .filter((t) => !/^[/\\]{2}|^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(t));
+      .filter((t) => !/^[/\\]{2}|^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(t.replace(/[\t\n\r]/g, "")));
     fc.assert(
       fc.property(origin, target, path, (o, base, path) => {
         const real = outcome(() => new URL(path, `${o}${base}`));
