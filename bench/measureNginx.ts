@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +18,9 @@ export interface NginxFigure {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time of nginx's worker process per request, and what that makes on one whole core. */
+  cpuMicrosecondsPerRequest: number;
+  requestsPerCoreSecond: number;
   /** Answers wrk counted as not 2xx/3xx, and socket errors. */
   non2xx: number;
   socketErrors: number;
@@ -26,7 +29,9 @@ export interface NginxFigure {
 /**
  * nginx with the module `spi-static nginx` writes, one worker process (one core), on loopback:
  * each case for `seconds` under wrk (one thread, `connections` keep-alive connections), after a
- * check that it answers the expected status. Undefined when nginx, njs or wrk is missing.
+ * check that it answers the expected status; a sentence instead when nginx, njs or wrk is
+ * missing. Besides wrk's requests per second (which a busy machine lowers), the CPU time of
+ * nginx's worker per request (from /proc), and the requests per second that makes on a core.
  */
 export async function measureNginx(
   cli: string,
@@ -55,15 +60,44 @@ export async function measureNginx(
       if (answer.status !== status)
         throw new Error(`nginx, ${name}: ${answer.status} instead of ${status}`);
       const header = Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]);
+      const worker = await workerPid(nginx.pid as number);
+      const cpuBefore = await cpuTicks(worker);
       const { stdout } = await run(WRK, [
         ...["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", ...header, url],
       ]);
-      figures.push({ name, status, ...wrkFigures(stdout) });
+      const ticks = (await cpuTicks(worker)) - cpuBefore;
+      const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
+      const cpuMicroseconds = Math.round((ticks * 1e6) / CLOCK_TICKS / Math.max(requests, 1));
+      figures.push({
+        name,
+        status,
+        ...wrkFigures(stdout),
+        cpuMicrosecondsPerRequest: cpuMicroseconds,
+        requestsPerCoreSecond: Math.round(1e6 / Math.max(cpuMicroseconds, 1)),
+      });
     }
     return figures;
   } finally {
     nginx.kill("SIGTERM");
   }
+}
+
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these. */
+const CLOCK_TICKS = 100;
+
+/** The one worker process nginx's master (our child) started. */
+async function workerPid(master: number): Promise<number> {
+  const { stdout } = await run("pgrep", ["-P", String(master)]);
+  const pid = Number(stdout.trim().split("\n")[0]);
+  if (!pid) throw new Error("no nginx worker process");
+  return pid;
+}
+
+/** User and system CPU time of a process so far, in clock ticks. */
+async function cpuTicks(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 function wrkFigures(output: string) {

@@ -201,7 +201,7 @@ try {
             : nginx
                 .map(
                   (r) =>
-                    `${r.name} (${r.status}) ${r.requestsPerSecond} requests/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`,
+                    `${r.name} (${r.status}) ${r.requestsPerSecond} requests/s (worker CPU ${r.cpuMicrosecondsPerRequest} µs each: ${r.requestsPerCoreSecond}/s per core), p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`,
                 )
                 .join("; ")
         }`,
