@@ -54,41 +54,79 @@ export function njsPolyfills(): NjsPolyfills {
   }
 
   function entriesOf(iterable: unknown): unknown[] {
-    return iterable === undefined || iterable === null
-      ? []
-      : arrayFrom(iterable as ArrayLike<unknown>);
+    if (iterable === undefined || iterable === null) return [];
+    // An array is copied natively, not element by element (njs: far faster).
+    return Array.isArray(iterable) ? iterable.slice() : arrayFrom(iterable as ArrayLike<unknown>);
   }
 
+  /** SameValueZero, as Map and Set compare keys. */
+  function same(a: unknown, b: unknown): boolean {
+    return a === b || (Number.isNaN(a) && Number.isNaN(b));
+  }
+
+  /**
+   * Built lazily: njs runs the module (and so the rules' `new Map(...)` of every bearer) again
+   * for each request, which mostly asks one key or none. Until something changes or lists the
+   * map, the entries it was made from are searched as they are.
+   */
   class PolyMap<K, V> {
     private list = new KeyList<V>();
+    private pending: [K, V][] | null;
 
     constructor(entries?: Iterable<[K, V]>) {
-      for (const entry of entriesOf(entries) as [K, V][]) this.set(entry[0], entry[1]);
+      this.pending = entriesOf(entries) as [K, V][];
+    }
+
+    private settled(): KeyList<V> {
+      const pending = this.pending;
+      if (pending !== null) {
+        this.pending = null;
+        for (let i = 0; i < pending.length; i++) {
+          const entry = pending[i] as [K, V];
+          this.list.put(entry[0], entry[1]);
+        }
+      }
+      return this.list;
+    }
+
+    /** The pending entry for `key` (the last one, as building the map would keep), or -1. */
+    private pendingIndex(key: K): number {
+      const pending = this.pending as [K, V][];
+      for (let i = pending.length - 1; i >= 0; i--) {
+        if (same((pending[i] as [K, V])[0], key)) return i;
+      }
+      return -1;
     }
 
     get size(): number {
-      return this.list.keys.length;
+      return this.settled().keys.length;
     }
 
     get(key: K): V | undefined {
+      if (this.pending !== null) {
+        const index = this.pendingIndex(key);
+        return index === -1 ? undefined : (this.pending[index] as [K, V])[1];
+      }
       const index = this.list.indexOf(key);
       return index === -1 ? undefined : this.list.values[index];
     }
 
     set(key: K, value: V): this {
-      this.list.put(key, value);
+      this.settled().put(key, value);
       return this;
     }
 
     has(key: K): boolean {
+      if (this.pending !== null) return this.pendingIndex(key) !== -1;
       return this.list.indexOf(key) !== -1;
     }
 
     delete(key: K): boolean {
-      return this.list.remove(key);
+      return this.settled().remove(key);
     }
 
     clear(): void {
+      this.pending = null;
       this.list = new KeyList<V>();
     }
 
@@ -99,15 +137,16 @@ export function njsPolyfills(): NjsPolyfills {
     }
 
     keys(): K[] {
-      return this.list.keys.slice() as K[];
+      return this.settled().keys.slice() as K[];
     }
 
     values(): V[] {
-      return this.list.values.slice();
+      return this.settled().values.slice();
     }
 
     entries(): [K, V][] {
-      return this.list.keys.map((key, i) => [key as K, this.list.values[i] as V]);
+      const list = this.settled();
+      return list.keys.map((key, i) => [key as K, list.values[i] as V]);
     }
 
     [Symbol.iterator]() {
@@ -115,42 +154,55 @@ export function njsPolyfills(): NjsPolyfills {
     }
   }
 
+  /** A map of each value to itself, its values pending as the map's entries are. */
   class PolySet<T> {
     private readonly map = new PolyMap<T, T>();
+    private pending: T[] | null;
 
     constructor(values?: Iterable<T>) {
-      for (const value of entriesOf(values) as T[]) this.add(value);
+      this.pending = entriesOf(values) as T[];
+    }
+
+    private settled(): PolyMap<T, T> {
+      const pending = this.pending;
+      if (pending !== null) {
+        this.pending = null;
+        for (let i = 0; i < pending.length; i++) this.map.set(pending[i] as T, pending[i] as T);
+      }
+      return this.map;
     }
 
     get size(): number {
-      return this.map.size;
+      return this.settled().size;
     }
 
     add(value: T): this {
-      this.map.set(value, value);
+      this.settled().set(value, value);
       return this;
     }
 
     has(value: T): boolean {
-      return this.map.has(value);
+      const pending = this.pending;
+      if (pending === null) return this.map.has(value);
+      return pending.indexOf(value) !== -1 || (Number.isNaN(value) && pending.some(Number.isNaN));
     }
 
     delete(value: T): boolean {
-      return this.map.delete(value);
+      return this.settled().delete(value);
     }
 
     forEach(callback: (value: T, again: T, set: PolySet<T>) => void): void {
-      this.map.keys().forEach((value) => {
+      this.values().forEach((value) => {
         callback(value, value, this);
       });
     }
 
     values(): T[] {
-      return this.map.keys();
+      return this.settled().keys();
     }
 
     [Symbol.iterator]() {
-      return this.map.keys()[Symbol.iterator]();
+      return this.values()[Symbol.iterator]();
     }
   }
 
