@@ -10,6 +10,7 @@ import type { NginxOptions } from "./nginxCommand.js";
 import {
   parseApiKey,
   parseBaseUrl,
+  parseDigestsFilePath,
   parseFolderPath,
   parseInstant,
   parseJobs,
@@ -332,7 +333,11 @@ fetched, or has no SI document.`,
       `API keys instead of the build's (also: $SPI_API_KEYS)`,
       parseKeysFilePath,
     )
-    .option("--digests-file <path>", "SHA-256 digests of the keys, as API_KEY_SHA256 holds them")
+    .option(
+      "--digests-file <path>",
+      "SHA-256 digests of the keys, as API_KEY_SHA256 holds them",
+      parseDigestsFilePath,
+    )
     .option(
       "--now <instant>",
       "serve the date window as at this ISO instant, not the clock",

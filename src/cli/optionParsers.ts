@@ -15,6 +15,12 @@ export function parseKeysFilePath(value: string): string {
   return value;
 }
 
+/** `nginx --digests-file ""` must not read as "no digests file": the build's keys would stay. */
+export function parseDigestsFilePath(value: string): string {
+  if (value.trim() === "") throw new InvalidArgumentError("expected the path of a digests file");
+  return value;
+}
+
 /**
  * `--data`, `--out`, `init [dir]`: `--out ""` (an unset variable in a cron line) must not mean
  * the current folder, where a build would publish beside the user's own files.
