@@ -1,8 +1,10 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEdgeWorker, type EdgeEnv } from "../../src/edge/edgeRules.js";
 import { renderNjsModule } from "../../src/nginx/njsModule.js";
@@ -46,6 +48,9 @@ interface Ports {
 let built: Record<"keyed" | "openPi", BuiltSite>;
 let nginx: RunningNginx | undefined;
 let work: string;
+let cliPort: number;
+const run = promisify(execFile);
+const CLI = resolve("dist/cli/main.js");
 const ports = {} as Record<SetupName, Ports>;
 const direct = new Map<MatrixRow, Observed>();
 const viaNginx = new Map<MatrixRow, Observed>();
@@ -96,6 +101,13 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
 }`,
       );
     }
+    // The files the compiled CLI writes (tsc's output, what users run), for the build's setup.
+    cliPort = await freePort();
+    await run(process.execPath, [
+      ...[CLI, "nginx", "--out", built.keyed.outDir, "--dir", join(work, "cli")],
+      ...["--listen", `127.0.0.1:${cliPort}`, "--now", BUILD_NOW],
+    ]);
+    servers.push(`include ${join(work, "cli", NGINX_FILES.server)};`);
     nginx = await startNginx(servers.join("\n"), ports.build.http);
 
     for (const setup of setupNames) {
@@ -128,6 +140,19 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
     expect(viaNginx.size).toBe(MATRIX.length);
     expect(differences).toEqual([]);
     expect(await nginx?.errorLog()).not.toMatch(/\[(error|crit|alert|emerg)\]/);
+  });
+
+  it("answers the same from the files the compiled CLI writes", async () => {
+    const rows = MATRIX.filter((row) => row.setup === "build" && !row.httpsOnly);
+    const fromCli = new Map<MatrixRow, Observed>();
+    for (const row of rows) {
+      fromCli.set(row, await sendRaw({ http: cliPort, https: cliPort }, row, fromCli));
+    }
+    const differences = rows.filter(
+      (row) => comparable(fromCli.get(row)) !== comparable(direct.get(row)),
+    );
+    expect(rows.length).toBeGreaterThan(100);
+    expect(differences.map((row) => row.name)).toEqual([]);
   });
 
   it("sends validators the way the output folder's files have them", () => {
