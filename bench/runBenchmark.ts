@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { edgeCases, measureEdgeRules, measurePreviewUnderLoad } from "./measureEdge.js";
+import { measureNginx } from "./measureNginx.js";
 import { runProcess } from "./runProcess.js";
 import {
   addUnusedShows,
@@ -102,6 +103,7 @@ try {
   log(`edge rules: ${edgeRules.map((r) => `${r.name} ${r.requestsPerSecond}/s`).join(", ")}`);
   const preview = await measurePreviewUnderLoad(options.cli, outDir, edgeClock, cases);
   log(`preview: p99 ${preview.p99Ms} ms, ${preview.errors} errors`);
+  const nginx = await measureNginx(options.cli, outDir, edgeClock, cases);
   const bigInput = await measureBigInputs(Number(options["big-input-mb"]));
 
   const first = measured[0] as RoundResult;
@@ -157,6 +159,7 @@ try {
     },
     edgeRules,
     preview,
+    nginx,
     bigInput,
   };
 
@@ -192,6 +195,16 @@ try {
           `${result.oneServiceChanged.filesRewritten} files rewritten (${result.oneServiceChanged.filesOutsideTheService} outside ${syntheticServiceId(0)})`,
         ),
         `  edge rules, in process, one core: ${edgeRules.map((r) => `${r.name} (${r.status}) ${r.requestsPerSecond} requests/s`).join(", ")}`,
+        `  nginx + njs on loopback, one worker process, wrk 1 thread 32 connections: ${
+          typeof nginx === "string"
+            ? nginx
+            : nginx
+                .map(
+                  (r) =>
+                    `${r.name} (${r.status}) ${r.requestsPerSecond} requests/s (worker CPU ${r.cpuMicrosecondsPerRequest} µs each: ${r.requestsPerCoreSecond}/s per core), p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`,
+                )
+                .join("; ")
+        }`,
         `  preview under load: ${preview.requests} requests, ${preview.concurrency} at once, ${preview.requestsPerSecond} requests/s, p50 ${preview.p50Ms} ms, p99 ${preview.p99Ms} ms, max ${preview.maxMs} ms, ${preview.errors} errors`,
         ...bigInput.map(
           (step) =>

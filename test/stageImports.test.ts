@@ -23,6 +23,7 @@ const FLOORS: Record<string, number> = {
   "": 7, // src/*.ts: buildSite wires the stages
   serve: 8,
   verify: 8,
+  nginx: 8, // the edge rules for nginx, from a built output folder
   import: 8.5, // reads feeds with verify's fetching, checks what it wrote with loadAndSchedule
   cli: 9,
 };

@@ -7,16 +7,20 @@ import type { CommandIo } from "./commandIo.js";
 import type { DnsOptions } from "./dnsCommand.js";
 import type { ImportCommandOptions } from "./importCommand.js";
 import type { InitOptions } from "./initCommand.js";
+import type { NginxOptions } from "./nginxCommand.js";
 import {
   parseApiKey,
   parseBaseUrl,
+  parseDigestsFilePath,
   parseFolderPath,
   parseInstant,
   parseJobs,
   parseKeysFilePath,
+  parseListenAddress,
   parseListenHost,
   parsePort,
   parseSeconds,
+  parseServerName,
   parseServiceTimeZone,
   parseSources,
   parseTimeout,
@@ -39,6 +43,7 @@ const commands = {
   verify: async () => (await import("./verifyCommand.js")).verifyCommand,
   dns: async () => (await import("./dnsCommand.js")).dnsCommand,
   import: async () => (await import("./importCommand.js")).importCommand,
+  nginx: async () => (await import("./nginxCommand.js")).nginxCommand,
 };
 
 const DATA_OPTION = "folder with provider.yaml, services/ and schedules/ (default: ./data)";
@@ -353,6 +358,37 @@ too slow, a link is in the way in the data folder, or there is no SI document.`,
     .action((sources: string[], options: Omit<ImportCommandOptions, "sources">) =>
       dispatch(commands.import, { sources, ...options }),
     );
+
+  program
+    .command("nginx")
+    .description(
+      "write an nginx server block and the njs module it loads: the same edge rules, for self-hosting or an origin behind any CDN",
+    )
+    .option("--out <dir>", "the built output folder nginx serves", parseFolderPath, "out")
+    .option("--dir <folder>", "where to write the files, outside --out", parseFolderPath, "nginx")
+    .option("--listen <address:port>", "nginx's listen value", parseListenAddress, "127.0.0.1:8080")
+    .option("--server-name <name>", "nginx's server_name", parseServerName, "_")
+    .option(
+      "--keys-file <path>",
+      `API keys instead of the build's (also: $SPI_API_KEYS)`,
+      parseKeysFilePath,
+    )
+    .option(
+      "--digests-file <path>",
+      "SHA-256 digests of the keys, as API_KEY_SHA256 holds them",
+      parseDigestsFilePath,
+    )
+    .option(
+      "--now <instant>",
+      "serve the date window as at this ISO instant, not the clock",
+      parseInstant,
+    )
+    .addHelpText(
+      "after",
+      `
+Run it again when keys or services change; nightly builds need neither this nor a reload.`,
+    )
+    .action((options: NginxOptions) => dispatch(commands.nginx, options));
 
   return program;
 }

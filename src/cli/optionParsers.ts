@@ -15,6 +15,12 @@ export function parseKeysFilePath(value: string): string {
   return value;
 }
 
+/** `nginx --digests-file ""` must not read as "no digests file": the build's keys would stay. */
+export function parseDigestsFilePath(value: string): string {
+  if (value.trim() === "") throw new InvalidArgumentError("expected the path of a digests file");
+  return value;
+}
+
 /**
  * `--data`, `--out`, `init [dir]`: `--out ""` (an unset variable in a cron line) must not mean
  * the current folder, where a build would publish beside the user's own files.
@@ -167,4 +173,20 @@ export function parseServiceTimeZone(
     throw new InvalidArgumentError("expected <service id>=<IANA zone>, e.g. news=Europe/London");
   }
   return { ...previous, [service]: parseTimeZone(zone) };
+}
+
+/** nginx's `listen`: a port, or address:port (an IPv6 address in brackets). */
+export function parseListenAddress(value: string): string {
+  if (!/^((\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?\d{1,5}$/.test(value)) {
+    throw new InvalidArgumentError("give a port or address:port, e.g. 127.0.0.1:8080 or [::]:80");
+  }
+  return value;
+}
+
+/** nginx's `server_name`: names separated by spaces, nothing that could end the directive. */
+export function parseServerName(value: string): string {
+  if (!/^[A-Za-z0-9_.*~^$\\ -]+$/.test(value) || value.trim() === "") {
+    throw new InvalidArgumentError("give host names, e.g. spi.example.org (or _ for any)");
+  }
+  return value.trim();
 }

@@ -98,6 +98,9 @@ describe("the option parsers", () => {
     [["dev", "--data", ""], "expected the path of a folder"],
     [["verify", "http://127.0.0.1:9", "--key", ""], "expected an API key"],
     [["dns", "--data", ""], "expected the path of a folder"],
+    [["nginx", "--digests-file", ""], "expected the path of a digests file"],
+    [["nginx", "--listen", "80; include x"], "give a port or address:port"],
+    [["nginx", "--server-name", "a;b"], "give host names"],
   ])("refuse %j as a usage error before anything runs", async (args, reason) => {
     const result = await runInProcess(args);
     expect(result.exitCode).toBe(2);

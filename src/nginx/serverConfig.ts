@@ -1,0 +1,58 @@
+/** The files `spi-static nginx` writes into its folder (outside the served output folder). */
+export const NGINX_FILES = {
+  /** A whole `server {}` to include from nginx.conf's `http {}`. */
+  server: "spi-static.conf",
+  /** The directives inside it, to include in a `server {}` of one's own (TLS, logging, …). */
+  api: "spi-static-api.conf",
+  /** The njs module with the rules. */
+  module: "spi-static.js",
+} as const;
+
+export interface ServerConfigOptions {
+  /** Absolute folder the three files are in. */
+  dir: string;
+  /** nginx's `listen` value: `address:port`, `port`, `[::1]:port`. */
+  listen: string;
+  /** nginx's `server_name`; `_` for any. */
+  serverName: string;
+}
+
+function quoted(path: string): string {
+  return `"${path.replace(/(["\\$])/g, "\\$1")}"`;
+}
+
+/**
+ * Every request goes to the rules (one location, `js_content`): nginx serves no file itself,
+ * so `_keyed/`, `_spi-static/` and this folder are unreachable whatever the path. nginx's
+ * conditional-request filter stays out of it (`if_modified_since off`): the rules answer 304.
+ */
+export function renderApiConfig({ dir }: ServerConfigOptions): string {
+  return `# Written by \`spi-static nginx\`: do not edit, run it again instead.
+# The SPI 3.1 API of one output folder: include inside a server {} block.
+js_import spi_static from ${quoted(`${dir}/${NGINX_FILES.module}`)};
+
+location / {
+    if_modified_since off;
+    types { }
+    default_type "";
+    js_content spi_static.handle;
+}
+
+# Requests nginx refuses itself (a %00 in the path) go to the rules too, which answer them as
+# the worker does (from the request line: nginx read no headers).
+error_page 400 = /;
+`;
+}
+
+export function renderServerConfig(options: ServerConfigOptions): string {
+  return `# Written by \`spi-static nginx\`: do not edit, run it again instead.
+# Include from the http {} block of nginx.conf. For TLS, write your own server {} with
+# listen 443 ssl and your certificate, and include ${NGINX_FILES.api} inside it instead.
+server {
+    listen ${options.listen};
+    server_name ${options.serverName};
+
+    include ${quoted(`${options.dir}/${NGINX_FILES.api}`)};
+}
+`;
+}
