@@ -1,3 +1,4 @@
+import type { LogoRecipe } from "../logos/logosFromSource.js";
 import type { PlainDate, Weekday } from "../time/plainDate.js";
 import type { InputProblem, SourceRef } from "./inputProblem.js";
 import type * as Input from "./inputSchema.js";
@@ -81,6 +82,8 @@ export interface Logo {
   readonly height: number;
   readonly type: LogoType;
   readonly mimeValue: string | undefined;
+  /** How the build makes it from a source image in the data folder (src/logos, issue 27). */
+  readonly made?: LogoRecipe | undefined;
 }
 
 export interface Bearer {
