@@ -92,7 +92,13 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     day: "2-digit",
   });
 
+  /** Logos the build made (src/logos): open to all, named by their content so cached for good. */
+  const LOGO_PATH =
+    /^\/logos\/(provider|services\/[a-z0-9]+|groups\/[a-z][a-z0-9-]*)\/\d+x\d+-[0-9a-f]{16}\.(png|jpg)$/;
+  const IMMUTABLE = "public, max-age=31536000, immutable";
+
   type Route =
+    | { kind: "logo"; type: string }
     | { kind: "si" }
     | { kind: "pi"; service: string | undefined; date: string }
     | { kind: "none" };
@@ -101,6 +107,9 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   /** Matched on the parsed path exactly: no decoding, no case folding, so every variant is 404. */
   function route(pathname: string): Route {
     if (pathname === siUrlPath) return { kind: "si" };
+    if (LOGO_PATH.test(pathname)) {
+      return { kind: "logo", type: pathname.endsWith(".png") ? "image/png" : "image/jpeg" };
+    }
     if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix)) {
       return bearerRoute(pathname);
     }
@@ -295,6 +304,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     env: EdgeEnv,
     path: string,
     cacheControl: string,
+    extraHeaders: Record<string, string> = KEYED,
   ): Promise<Response> {
     // The asset path is built from constants and validated parts, never from the request path.
     const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
@@ -302,7 +312,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
       await asset.body?.cancel();
       return failure(request, 404, "not-found", "This document is not published.", KEYED);
     }
-    const headers: Record<string, string> = { "Cache-Control": cacheControl, ...KEYED };
+    const headers: Record<string, string> = { "Cache-Control": cacheControl, ...extraHeaders };
     const etag = asset.headers.get("etag");
     const lastModified = asset.headers.get("last-modified");
     if (etag !== null) headers.ETag = etag;
@@ -323,6 +333,12 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     if (request.method !== "GET" && request.method !== "HEAD") {
       return failure(request, 405, "method-not-allowed", "Only GET and HEAD are allowed.", {
         Allow: ALLOW,
+      });
+    }
+    if (target.kind === "logo") {
+      // The path is the whole of LOGO_PATH; no key is asked for or looked at.
+      return serveAsset(request, env, url.pathname.slice(1), IMMUTABLE, {
+        "Content-Type": target.type,
       });
     }
     const sent = credential(request);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { logoSourceSchema } from "../logos/logoSourceInput.js";
 import { isCalendarDate, weekdayNames } from "../time/plainDate.js";
 import { countryCodeProblem } from "./countryCode.js";
 import { quoted } from "./inputProblem.js";
@@ -307,6 +308,7 @@ export const serviceGroupSchema = z.strictObject({
   }),
   description: descriptionSchema.optional(),
   logos: z.array(logoSchema).optional(),
+  logo: logoSourceSchema.optional(),
   genres: z.array(genreSchema).optional(),
   keywords: keywordsSchema.optional(),
   links: z.array(linkSchema).optional(),
@@ -357,6 +359,7 @@ export const providerSchema = z
         "How far the previous and next day reach into a PI document, in hours (default 6, at most 11).",
       ),
     logos: z.array(logoSchema).optional(),
+    logo: logoSourceSchema.optional(),
     links: z.array(linkSchema).optional(),
     keywords: keywordsSchema.optional(),
     translations: translationsSchema.optional(),
@@ -428,6 +431,7 @@ export const serviceSchema = z
       .optional()
       .describe("Programme shortIds for this service: zero or unique; defaults to the provider's."),
     logos: z.array(logoSchema).optional(),
+    logo: logoSourceSchema.optional(),
     genres: z
       .array(genreSchema, {
         error: (issue) =>

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { basename, join, relative } from "node:path";
+import { madeLogoInputs } from "../logos/logosFromSource.js";
+import { withProviderLogos, withServiceLogos } from "../logos/modelLogos.js";
 import type {
   Broadcaster,
   Geolocation,
@@ -104,9 +106,17 @@ async function loadFrom(
     input: providerInput,
     digest: providerDigest,
   } = await read("provider", join(dataDir, "provider.yaml"), problems);
+  // Logos made from source images (src/logos, issue 27): checked here, made by the build.
+  const logoData = { dataDir, folder, display };
   const provider =
     providerFile && providerInput && providerDigest !== undefined
-      ? toProvider(providerInput, providerFile, providerDigest, problems)
+      ? await withProviderLogos(
+          toProvider(providerInput, providerFile, providerDigest, problems),
+          providerInput,
+          providerFile,
+          logoData,
+          problems,
+        )
       : undefined;
   const providerIsValid = !problems.some((p) => p.severity === "error");
 
@@ -148,7 +158,17 @@ async function loadFrom(
     let service: Service | undefined;
     if (id !== undefined && !earlier && SERVICE_ID_PATTERN.test(id)) {
       if (file) idsInUse.set(id, file.file);
-      const fields = file && input && toServiceFields(input, provider, file, own);
+      const fields =
+        file &&
+        input &&
+        (await withServiceLogos(
+          toServiceFields(input, provider, file, own),
+          input,
+          provider,
+          file,
+          logoData,
+          own,
+        ));
       if (file && input) own.push(...checkBearers(input, file, bearersInUse));
       const schedulePath = join(dataDir, "schedules", `${id}.yaml`);
       const scheduleRead = await inputs.read("schedule", schedulePath);
@@ -177,7 +197,12 @@ async function loadFrom(
         );
       if (schedule) own.push(...repeatedCrids(schedule, givenCrids));
       if (fields && schedule && digest && "digest" in scheduleRead) {
-        const sources = [digest, scheduleRead.digest, ...episodeFiles.map((e) => e.digest)];
+        const sources = [
+          digest,
+          scheduleRead.digest,
+          ...episodeFiles.map((e) => e.digest),
+          ...madeLogoInputs(fields.logos),
+        ];
         service = { ...fields, sources: digestOf(sources), schedule };
       }
       if (schedule && (!service || own.some((p) => p.severity === "error"))) {
@@ -360,7 +385,7 @@ function toProvider(
     cridAuthority: input.cridAuthority,
     piMarginHours: input.piMarginHours ?? 6,
     shortIds: input.shortIds ?? "zero",
-    logos: loadLogos(input.logos, file, problems),
+    logos: loadLogos(input.logos, file, problems, { fromSource: input.logo !== undefined }),
     links: input.links ?? [],
     keywords: input.keywords ?? [],
     translations: input.translations ?? {},
@@ -399,7 +424,7 @@ function toServiceFields(
     language,
     timeZone: input.timeZone ?? provider?.timeZone ?? "",
     shortIds: input.shortIds ?? provider?.shortIds ?? "zero",
-    logos: loadLogos(input.logos, file, problems),
+    logos: loadLogos(input.logos, file, problems, { fromSource: input.logo !== undefined }),
     genres: input.genres,
     keywords: input.keywords ?? [],
     links: input.links ?? [],
@@ -434,7 +459,11 @@ function toServiceGroup(
     id,
     name: input.name,
     description: input.description,
-    logos: loadLogos(input.logos, file, problems, { at, optional: true }),
+    logos: loadLogos(input.logos, file, problems, {
+      at,
+      optional: true,
+      fromSource: input.logo !== undefined,
+    }),
     genres: input.genres ?? [],
     keywords: input.keywords ?? [],
     links: input.links ?? [],

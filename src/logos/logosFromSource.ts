@@ -107,7 +107,7 @@ export async function logosFromSource(
         ? drawnSizeProblem(image, size)
         : sourceProblem(image, size, spec.background !== undefined);
     if (problem !== undefined) {
-      problems.push(owner.file.error(where, problem));
+      problems.push(owner.file.error(where, `${data.display(image.path)} ${problem}`));
       continue;
     }
     const asIs = override !== undefined;

@@ -1,0 +1,80 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { debug } from "../debug/debugLog.js";
+import type { Broadcaster, Logo } from "../load/broadcaster.js";
+import { InputError } from "../load/inputProblem.js";
+import type { PlannedDocument } from "../site/siteContract.js";
+import type { LogoRecipe } from "./logosFromSource.js";
+import { makeLogo } from "./makeLogo.js";
+import { type ImageLibrary, imageLibrary } from "./sourceImage.js";
+
+/**
+ * The logos a build publishes from sources, as documents of the site, each with its bytes ready:
+ * made before the first file is written, so a source that fails to make one stops the build
+ * with out/ untouched. A logo's name is a hash of everything its bytes depend on, so one already
+ * published under its name (and still a whole image of its size) is taken as it is: an unchanged
+ * logo is never made again, and a nightly build with unchanged logos makes none
+ * (SPI_STATIC_DEBUG=logos says how many were made).
+ */
+export async function planLogoDocuments(
+  broadcaster: Broadcaster,
+  outDir: string,
+): Promise<PlannedDocument[]> {
+  const recipes = new Map<string, LogoRecipe>();
+  for (const logo of logosOf(broadcaster)) {
+    if (logo.made) recipes.set(logo.made.path, logo.made);
+  }
+  if (recipes.size === 0) return [];
+  const library = await imageLibrary();
+  const counts = { made: 0, published: 0 };
+  const documents: PlannedDocument[] = [];
+  for (const recipe of recipes.values()) {
+    let bytes = await publishedLogo(join(outDir, recipe.path), recipe, library);
+    if (bytes) counts.published++;
+    else {
+      bytes = await madeLogo(recipe, library);
+      counts.made++;
+    }
+    const content = bytes;
+    documents.push({ path: recipe.path, inputs: `logo ${recipe.path}`, render: () => content });
+  }
+  debug(
+    "logos",
+    () =>
+      `${recipes.size} logos from sources: ${counts.made} made, ${counts.published} already published under their name`,
+  );
+  return documents;
+}
+
+function* logosOf({ provider, services }: Broadcaster): Generator<Logo> {
+  yield* provider.logos;
+  for (const group of provider.serviceGroups) yield* group.logos;
+  for (const service of services) yield* service.logos;
+}
+
+/** The published file at `path` when it is a whole image of the recipe's size. */
+async function publishedLogo(
+  path: string,
+  recipe: LogoRecipe,
+  library: ImageLibrary,
+): Promise<Buffer | undefined> {
+  const bytes = await readFile(path).catch(() => undefined);
+  if (!bytes) return undefined;
+  const [width, height] = recipe.size.split("x").map(Number);
+  try {
+    const metadata = await library.open(bytes).metadata();
+    await library.open(bytes, { failOn: "truncated" }).stats();
+    return metadata.width === width && metadata.height === height ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function madeLogo(recipe: LogoRecipe, library: ImageLibrary): Promise<Buffer> {
+  try {
+    return await makeLogo(recipe, await readFile(recipe.source.path), library);
+  } catch (error) {
+    const message = `${recipe.source.display} could not be made into the ${recipe.size} logo: ${(error as Error).message}`;
+    throw new InputError([{ ...recipe.origin, severity: "error", message }], "the logo sources");
+  }
+}
