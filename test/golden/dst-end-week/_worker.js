@@ -29,10 +29,16 @@ function createEdgeWorker(site) {
         month: "2-digit",
         day: "2-digit",
     });
+    /** Logos the build made (src/logos): open to all, named by their content so cached for good. */
+    const LOGO_PATH = /^\/logos\/(provider|services\/[a-z0-9]+|groups\/[a-z][a-z0-9-]*)\/\d+x\d+-[0-9a-f]{16}\.(png|jpg)$/;
+    const IMMUTABLE = "public, max-age=31536000, immutable";
     /** Matched on the parsed path exactly: no decoding, no case folding, so every variant is 404. */
     function route(pathname) {
         if (pathname === siUrlPath)
             return { kind: "si" };
+        if (LOGO_PATH.test(pathname)) {
+            return { kind: "logo", type: pathname.endsWith(".png") ? "image/png" : "image/jpeg" };
+        }
         if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix)) {
             return bearerRoute(pathname);
         }
@@ -195,14 +201,14 @@ function createEdgeWorker(site) {
      * one) and its exact length; conditional requests that match get 304. The body is read whole
      * first: documents are small, a HEAD needs the length too, and a 200 is never cut short.
      */
-    async function serveAsset(request, env, path, cacheControl) {
+    async function serveAsset(request, env, path, cacheControl, extraHeaders = KEYED) {
         // The asset path is built from constants and validated parts, never from the request path.
         const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
         if (asset.status !== 200 || asset.body === null) {
             await asset.body?.cancel();
             return failure(request, 404, "not-found", "This document is not published.", KEYED);
         }
-        const headers = { "Cache-Control": cacheControl, ...KEYED };
+        const headers = { "Cache-Control": cacheControl, ...extraHeaders };
         const etag = asset.headers.get("etag");
         const lastModified = asset.headers.get("last-modified");
         if (etag !== null)
@@ -225,6 +231,12 @@ function createEdgeWorker(site) {
         if (request.method !== "GET" && request.method !== "HEAD") {
             return failure(request, 405, "method-not-allowed", "Only GET and HEAD are allowed.", {
                 Allow: ALLOW,
+            });
+        }
+        if (target.kind === "logo") {
+            // The path is the whole of LOGO_PATH; no key is asked for or looked at.
+            return serveAsset(request, env, url.pathname.slice(1), IMMUTABLE, {
+                "Content-Type": target.type,
             });
         }
         const sent = credential(request);
