@@ -25,6 +25,7 @@ export async function planLogoDocuments(
     if (logo.made) recipes.set(logo.made.path, logo.made);
   }
   if (recipes.size === 0) return [];
+  const started = performance.now();
   const library = await imageLibrary();
   const counts = { made: 0, published: 0 };
   const documents: PlannedDocument[] = [];
@@ -41,7 +42,8 @@ export async function planLogoDocuments(
   debug(
     "logos",
     () =>
-      `${recipes.size} logos from sources: ${counts.made} made, ${counts.published} already published under their name`,
+      `${recipes.size} logos from sources: ${counts.made} made, ${counts.published} already ` +
+      `published under their name (${Math.round(performance.now() - started)} ms)`,
   );
   return documents;
 }
