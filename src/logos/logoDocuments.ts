@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
@@ -26,14 +27,13 @@ export async function planLogoDocuments(
   }
   if (recipes.size === 0) return [];
   const started = performance.now();
-  const library = await imageLibrary();
   const counts = { made: 0, published: 0 };
   const documents: PlannedDocument[] = [];
   for (const recipe of recipes.values()) {
-    let bytes = await publishedLogo(join(outDir, recipe.path), recipe, library);
+    let bytes = await publishedLogo(join(outDir, recipe.path), recipe);
     if (bytes) counts.published++;
     else {
-      bytes = await madeLogo(recipe, library);
+      bytes = await madeLogo(recipe, await imageLibrary());
       counts.made++;
     }
     const content = bytes;
@@ -54,22 +54,36 @@ function* logosOf({ provider, services }: Broadcaster): Generator<Logo> {
   for (const service of services) yield* service.logos;
 }
 
-/** The published file at `path` when it is a whole image of the recipe's size. */
-async function publishedLogo(
-  path: string,
-  recipe: LogoRecipe,
-  library: ImageLibrary,
-): Promise<Buffer | undefined> {
+/**
+ * The published file at `path` when it is whole: for a hand-drawn image, the source's very bytes;
+ * for a made one, a PNG of the recipe's size that ends as a PNG ends (a cut-off write would not).
+ * Checked on the bytes alone, so a nightly with nothing to make never loads the image library.
+ */
+async function publishedLogo(path: string, recipe: LogoRecipe): Promise<Buffer | undefined> {
   const bytes = await readFile(path).catch(() => undefined);
   if (!bytes) return undefined;
+  if (recipe.asIs) {
+    const digest = createHash("sha256").update(bytes).digest("hex");
+    return digest === recipe.source.digest ? bytes : undefined;
+  }
   const [width, height] = recipe.size.split("x").map(Number);
-  try {
-    const metadata = await library.open(bytes).metadata();
-    await library.open(bytes, { failOn: "truncated" }).stats();
-    return metadata.width === width && metadata.height === height ? bytes : undefined;
-  } catch {
+  const size = pngSize(bytes);
+  return size?.width === width && size?.height === height && bytes.subarray(-12).equals(PNG_END)
+    ? bytes
+    : undefined;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** The IEND chunk: length 0, type, CRC. */
+const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+/** A PNG's size from its IHDR chunk (always first), or undefined for anything else. */
+function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
+  if (bytes.length < 24 + PNG_END.length || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
     return undefined;
   }
+  if (bytes.toString("latin1", 12, 16) !== "IHDR") return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
 async function madeLogo(recipe: LogoRecipe, library: ImageLibrary): Promise<Buffer> {
