@@ -183,3 +183,42 @@ describe("logos made by the build", () => {
     ).toBe(404);
   });
 });
+
+describe("logos of a service --keep-going keeps", () => {
+  it("stay published with its SI entry, which names them", async () => {
+    const dir = join(root, "keep-going");
+    await cp(await dataFolder("keep-going-source"), dir, { recursive: true });
+    // A second service, so the build has one to publish when the first breaks.
+    const one = await readFile(join(dir, "services/one.yaml"), "utf8");
+    await writeFile(join(dir, "services/two.yaml"), one.replace(/^id: one$/m, "id: two"));
+    await cp(join(dir, "schedules/one.yaml"), join(dir, "schedules/two.yaml"));
+    const outDir = join(root, "out-keep-going");
+    expect((await build(dir, outDir, MONDAY)).code).toBe(0);
+    const before = await filesUnder(join(outDir, "logos/services/one"));
+    const schedule = join(dir, "schedules/one.yaml");
+    await writeFile(schedule, `${await readFile(schedule, "utf8")}\nnot: [valid\n`);
+    const kept = await runCli(
+      ["build", "--data", dir, "--out", outDir, "--now", TUESDAY, "--keep-going"],
+      root,
+    );
+    expect(kept.stderr).toContain("kept");
+    expect(await filesUnder(join(outDir, "logos/services/one"))).toEqual(before);
+    const si = await readFile(join(outDir, "radiodns/spi/3.1/SI.xml"), "utf8");
+    for (const path of before.keys()) expect(si).toContain(`/logos/services/one/${path}"`);
+  });
+
+  it("a damaged published logo is made again", async () => {
+    const outDir = join(root, "out-damaged");
+    const dir = await dataFolder("damaged-source");
+    expect((await build(dir, outDir, MONDAY)).code).toBe(0);
+    const logos = join(outDir, "logos/services/one");
+    const [name = ""] = (await readdir(logos)).filter((n) => n.startsWith("600x600-"));
+    const whole = await readFile(join(logos, name));
+    await writeFile(join(logos, name), whole.subarray(0, whole.length / 2));
+    const next = await build(dir, outDir, TUESDAY);
+    expect(next.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 1 made, 9 already published under their name (N ms)",
+    ]);
+    expect((await readFile(join(logos, name))).equals(whole)).toBe(true);
+  });
+});
