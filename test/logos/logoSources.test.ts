@@ -178,3 +178,24 @@ describe("logo sources", () => {
     expect((await problemsOf(dir))[0]).toContain("is not a source image path");
   });
 });
+
+describe("a service group's logo source", () => {
+  it("makes its logos under logos/groups/<id>/", async () => {
+    const dir = await dataFolder("group", "logo: logos/one.svg\ngroups: [music]", {
+      "logos/one.svg": SVG,
+    });
+    const provider = join(dir, "provider.yaml");
+    await writeFile(
+      provider,
+      `${await readFile(provider, "utf8")}serviceGroups:\n  music:\n    name: { short: Music, long: Music Radio }\n    logo: logos/one.svg\n`,
+    );
+    const { broadcaster, problems } = await loadBroadcaster(dir);
+    expect(problems).toEqual([]);
+    const [group] = broadcaster?.provider.serviceGroups ?? [];
+    expect(group?.logos.map((logo) => logo.url.replace(/-[0-9a-f]{16}\.png$/, ""))).toEqual(
+      ["32x32", "112x32", "128x128", "320x240", "600x600"].map(
+        (size) => `https://rdns.test.example/logos/groups/music/${size}`,
+      ),
+    );
+  });
+});
