@@ -1,7 +1,7 @@
-import type { LogoRecipe } from "../logos/logosFromSource.js";
 import type { PlainDate, Weekday } from "../time/plainDate.js";
 import type { InputProblem, SourceRef } from "./inputProblem.js";
 import type * as Input from "./inputSchema.js";
+import type { LogoRecipe } from "./logosFromSource.js";
 import type { LogoType } from "./spiFormat.js";
 
 /**

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { logoSourceSchema } from "../logos/logoSourceInput.js";
 import { isCalendarDate, weekdayNames } from "../time/plainDate.js";
 import { countryCodeProblem } from "./countryCode.js";
 import { quoted } from "./inputProblem.js";
 import { eventLocatorProblem, httpUrlProblem, linkUriProblem } from "./linkUri.js";
+import { logoSourceSchema } from "./logoSourceInput.js";
 import { mediaTypeProblem } from "./mediaType.js";
 import { radiodnsHostProblem } from "./radiodnsHost.js";
 import {

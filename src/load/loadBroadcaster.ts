@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
 import { basename, join, relative } from "node:path";
-import { madeLogoInputs } from "../logos/logosFromSource.js";
-import { withProviderLogos, withServiceLogos } from "../logos/modelLogos.js";
 import type {
   Broadcaster,
   Geolocation,
@@ -32,6 +30,8 @@ import type {
 } from "./inputSchema.js";
 import { loadLogos } from "./loadLogos.js";
 import { type EpisodeList, loadSchedule } from "./loadSchedule.js";
+import { madeLogoInputs } from "./logosFromSource.js";
+import { withProviderLogos, withServiceLogos } from "./modelLogos.js";
 import type { YamlFile } from "./readYamlFile.js";
 import { SERVICE_ID_PATTERN } from "./spiFormat.js";
 
@@ -106,7 +106,7 @@ async function loadFrom(
     input: providerInput,
     digest: providerDigest,
   } = await read("provider", join(dataDir, "provider.yaml"), problems);
-  // Logos made from source images (src/logos, issue 27): checked here, made by the build.
+  // Logos made from source images (issue 27): checked here (modelLogos.ts), made by src/logos.
   const logoData = { dataDir, folder, display };
   const provider =
     providerFile && providerInput && providerDigest !== undefined

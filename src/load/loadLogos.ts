@@ -16,7 +16,7 @@ const fixedTypeOfSize = new Map<string, LogoType>(
 /**
  * The logos of a provider, service or service group (at `logos` below `at` in `file`), with
  * their type and size checked. A missing size is warned of, unless logos are `optional` (a
- * group's) and none are given, or a `logo` source makes the missing ones (src/logos).
+ * group's) and none are given, or a `logo` source makes the missing ones (logosFromSource.ts).
  */
 export function loadLogos(
   inputs: LogoInput[] | undefined,

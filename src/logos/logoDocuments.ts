@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import type { Broadcaster, Logo } from "../load/broadcaster.js";
 import { InputError } from "../load/inputProblem.js";
+import { type ImageLibrary, imageLibrary } from "../load/logoSourceImage.js";
+import type { LogoRecipe } from "../load/logosFromSource.js";
 import type { PlannedDocument } from "../site/siteContract.js";
-import type { LogoRecipe } from "./logosFromSource.js";
 import { makeLogo } from "./makeLogo.js";
-import { type ImageLibrary, imageLibrary } from "./sourceImage.js";
 
 /**
  * The logos a build publishes from sources, as documents of the site, each with its bytes ready:
@@ -29,11 +29,15 @@ export async function planLogoDocuments(
   const started = performance.now();
   const counts = { made: 0, published: 0 };
   const documents: PlannedDocument[] = [];
+  // By name without the owner's folder: services sharing a source and options share the bytes.
+  const madeHere = new Map<string, Buffer>();
   for (const recipe of recipes.values()) {
     let bytes = await publishedLogo(join(outDir, recipe.path), recipe);
     if (bytes) counts.published++;
     else {
-      bytes = await madeLogo(recipe, await imageLibrary());
+      const name = basename(recipe.path);
+      bytes = madeHere.get(name) ?? (await madeLogo(recipe, await imageLibrary()));
+      madeHere.set(name, bytes);
       counts.made++;
     }
     const content = bytes;

@@ -1,6 +1,6 @@
-import { LOGO_SIZES } from "./logoSizes.js";
-import type { LogoRecipe } from "./logosFromSource.js";
-import type { ImageLibrary } from "./sourceImage.js";
+import { LOGO_SIZES } from "../load/logoSizes.js";
+import type { ImageLibrary } from "../load/logoSourceImage.js";
+import type { LogoRecipe } from "../load/logosFromSource.js";
 
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 

@@ -66,7 +66,7 @@ describe("SPI_STATIC_DEBUG", () => {
       /debug schedule: news: .*episodes: 5 dated within them, 0 later \(checked, problems are warnings\), 0 earlier/,
     );
     expect(stderr).toMatch(
-      /debug publish: 68 documents reused \(inputs and file as recorded\), 23 rendered: \d+ written/,
+      /debug publish: 98 documents reused \(inputs and file as recorded\), 23 rendered: \d+ written/,
     );
     expect(stderr).toMatch(
       /debug schedule: news: \d+ programmes laid out for 2026-11-14 to 2026-12-02/,

@@ -1,10 +1,10 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { NOT_LOCATED } from "../../src/load/inputProblem.js";
-import type { LogoSizeName } from "../../src/logos/logoSizes.js";
-import type { LogoRecipe } from "../../src/logos/logosFromSource.js";
+import type { LogoSizeName } from "../../src/load/logoSizes.js";
+import { imageLibrary } from "../../src/load/logoSourceImage.js";
+import type { LogoRecipe } from "../../src/load/logosFromSource.js";
 import { makeLogo } from "../../src/logos/makeLogo.js";
-import { imageLibrary } from "../../src/logos/sourceImage.js";
 
 const SQUARE_SVG = Buffer.from(
   `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10">` +

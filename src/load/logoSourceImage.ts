@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Sharp, SharpOptions } from "sharp";
-import { textOf } from "../load/dataFolder.js";
-import type { InputProblem } from "../load/inputProblem.js";
-import type { YamlFile } from "../load/readYamlFile.js";
+import { textOf } from "./dataFolder.js";
+import type { InputProblem } from "./inputProblem.js";
 import type { LogoFolder } from "./logosFromSource.js";
+import type { YamlFile } from "./readYamlFile.js";
 import { externalSvgReferences } from "./svgReferences.js";
 
 /** sharp (libvips), loaded only by a build with logo sources, and its version. */

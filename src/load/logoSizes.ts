@@ -1,4 +1,4 @@
-import type { LogoType } from "../load/spiFormat.js";
+import type { LogoType } from "./spiFormat.js";
 
 /** A logo size the build makes from a source: what it is for and what it must be. */
 export interface LogoSize {

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import type { Logo } from "../load/broadcaster.js";
-import type { DataFolder } from "../load/dataFolder.js";
-import type { InputProblem, SourceRef } from "../load/inputProblem.js";
-import type { YamlFile } from "../load/readYamlFile.js";
+import type { Logo } from "./broadcaster.js";
+import type { DataFolder } from "./dataFolder.js";
+import type { InputProblem, SourceRef } from "./inputProblem.js";
 import { LOGO_SIZES, type LogoSize, type LogoSizeName } from "./logoSizes.js";
+import { imageLibrary, readSourceImage, type SourceImage } from "./logoSourceImage.js";
 import type { LogoSourceInput } from "./logoSourceInput.js";
-import { imageLibrary, readSourceImage, type SourceImage } from "./sourceImage.js";
+import type { YamlFile } from "./readYamlFile.js";
 
 /**
  * Bumped whenever the way a logo is made changes (fit, encoder settings): it is part of every

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import type { Provider, Service } from "../load/broadcaster.js";
-import type { InputProblem } from "../load/inputProblem.js";
-import type { ProviderInput, ServiceInput } from "../load/inputSchema.js";
-import type { YamlFile } from "../load/readYamlFile.js";
+import type { Provider, Service } from "./broadcaster.js";
+import type { InputProblem } from "./inputProblem.js";
+import type { ProviderInput, ServiceInput } from "./inputSchema.js";
 import { type LogoFolder, logosFromSource, madeLogoInputs, siteOrigin } from "./logosFromSource.js";
+import type { YamlFile } from "./readYamlFile.js";
 
 /**
  * The provider with the logos its `logo` source makes, and its groups' theirs. Its sources
