@@ -4,6 +4,7 @@ import { UsageError } from "../exit/spiStaticError.js";
 import type { InputProblem } from "../load/inputProblem.js";
 import { loadAndSchedule } from "../loadAndSchedule.js";
 import { dataFolderFiles } from "./dataFolderFiles.js";
+import { downloadLogos } from "./downloadLogos.js";
 import { fetchLiveFeed, type LiveFeedOptions } from "./fetchLiveFeed.js";
 import { importFeed } from "./importFeed.js";
 import { type ImportNote, type SummarisedNote, summariseNotes } from "./importNote.js";
@@ -21,6 +22,8 @@ export interface ImportRequest {
   now: number;
   /** Replace files the data folder already has. */
   force: boolean;
+  /** Fetch the feed's logos into the data folder as `logo` sources (downloadLogos.ts). */
+  downloadLogos?: { timeoutMs: number } | undefined;
 }
 
 export interface ImportResult {
@@ -54,12 +57,16 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
     source = request.from.api.baseUrl;
   }
   const feed = parseFeedDocuments(documents, notes);
-  const data = importFeed(
+  const imported = importFeed(
     feed,
     { timeZone: request.timeZone, serviceTimeZones: request.serviceTimeZones ?? {}, source },
     notes,
   );
-  const files = dataFolderFiles(data, source);
+  // Logos fetched into sources when asked (issue 27); written with the YAML files.
+  const { data, files: images } = request.downloadLogos
+    ? await downloadLogos(imported, request.downloadLogos.timeoutMs, notes)
+    : { data: imported, files: [] };
+  const files = [...dataFolderFiles(data, source), ...images];
 
   if (!request.force) {
     const existing: string[] = [];
@@ -82,7 +89,7 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
   for (const file of files) {
     const path = join(request.dataDir, file.path);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, file.text);
+    await writeFile(path, "bytes" in file ? file.bytes : file.text);
   }
   const { problems } = await loadAndSchedule(request.dataDir, request.now);
   const programmes = new Set(
