@@ -12,6 +12,8 @@ const MAX_SVG_DENSITY = 72 * 100;
  * fit the size (contained, centred, never cropped) on the background colour or on transparency,
  * and encoded as PNG with fixed settings and no metadata, so the same source and options make
  * the same bytes every time (its name says so). An SVG is drawn at the size, not scaled after.
+ * Any change here that changes the bytes bumps RECIPE_VERSION (load/logosFromSource.ts), which
+ * names every made logo, so published logos are made again under new names.
  */
 export async function makeLogo(
   recipe: LogoRecipe,
