@@ -5,6 +5,7 @@ import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js
 import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
 import { InputError, type InputProblem } from "./load/inputProblem.js";
 import type { DataReport } from "./loadAndSchedule.js";
+import { planLogoDocuments } from "./logos/logoDocuments.js";
 import { openAheadFolder } from "./publish/aheadFolder.js";
 import type { BuildStamp } from "./publish/buildStamp.js";
 import { openCheckRecord } from "./publish/checkRecord.js";
@@ -150,8 +151,12 @@ export async function buildSite({
       broadcaster.services,
     );
     const site = planSite(scheduled, now, documentInputs, { jobs: jobs ?? 1, ahead });
+    // Logos made from source images (src/logos, issue 27), before anything is written; published
+    // first, so SI never names a logo not yet there.
+    const logos = await planLogoDocuments(broadcaster, outDir);
     // The edge files go last: the worker never names a service whose documents are not yet written.
     function* documents() {
+      yield* logos;
       for (const document of site) {
         const carried =
           document.path === OPEN_SI_PATH

@@ -16,6 +16,8 @@ const SERVICES = ["bern", "klassik", "lounge", "news", "pop"];
 const DAYS = 17;
 /** The edge files (worker, routes, .assetsignore): small, rendered every time. */
 const EDGE_FILES = 3;
+/** The logos made from the example's sources (docs/logos.md): the group's and each service's five sizes. */
+const LOGOS = (SERVICES.length + 1) * 5;
 const START = Date.parse("2026-11-23T08:00:00Z");
 const DAY_MS = 86_400_000;
 
@@ -71,14 +73,17 @@ describe("an incremental build", () => {
   it("renders only the new day of each service on the next night, and no SI", async () => {
     const { root, build, tree } = await setUp();
     const first = await build("out", START);
-    expect(renderedDocuments(first)).toBe(SERVICES.length * DAYS + 2);
+    expect(renderedDocuments(first)).toBe(SERVICES.length * DAYS + 2 + LOGOS);
     vi.stubEnv("SPI_STATIC_DEBUG", "render");
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const nextNight = await build("out", START + DAY_MS);
     const said = stderr.mock.calls.map(([text]) => String(text)).join("");
     stderr.mockRestore();
     vi.unstubAllEnvs();
-    expect(nextNight).toMatchObject({ upToDate: false, reused: SERVICES.length * (DAYS - 1) + 2 });
+    expect(nextNight).toMatchObject({
+      upToDate: false,
+      reused: SERVICES.length * (DAYS - 1) + 2 + LOGOS,
+    });
     expect(renderedDocuments(nextNight)).toBe(SERVICES.length);
     expect(nextNight.written).toBe(SERVICES.length);
     // Each new day was rendered from the check's layout; no service was laid out again for it.
@@ -106,7 +111,7 @@ describe("an incremental build", () => {
     );
     const edited = await build("out", START + 60_000);
     expect(renderedDocuments(edited)).toBe(DAYS + 2);
-    expect(edited.reused).toBe((SERVICES.length - 1) * DAYS);
+    expect(edited.reused).toBe((SERVICES.length - 1) * DAYS + LOGOS);
     // The show airs on weekdays only: the days without it stay as they were.
     expect(edited.written).toBeGreaterThan(0);
     expect(edited.written).toBeLessThanOrEqual(DAYS);

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -98,6 +98,15 @@ describe("the installed package, used as the README says", () => {
     const build = await npx(["build"]);
     expect(build.code, build.stderr).toBe(0);
     expect(build.stderr).toContain("only the development key of data/keys.dev.txt");
+    // sharp installed from its prebuilt binaries (it has no install script, so no compiler is
+    // ever asked for), and the build made every logo size from init's placeholder with them.
+    const sharp = JSON.parse(
+      await readFile(join(project, "node_modules/sharp/package.json"), "utf8"),
+    ) as { scripts?: Record<string, string> };
+    expect(sharp.scripts?.install).toBeUndefined();
+    const binaries = await readdir(join(project, "node_modules/@img"));
+    expect(binaries).toContain(`sharp-${process.platform}-${process.arch}`);
+    expect(await readdir(join(project, "out/logos/services/main"))).toHaveLength(5);
     // The render workers load from the installed package too (dist/, ESM, in a CommonJS project).
     vi.stubEnv("SPI_STATIC_DEBUG", "render");
     const threaded = await npx(["build", "--jobs", "2", "--out", "out-threads"]);

@@ -18,6 +18,7 @@ const FLOORS: Record<string, number> = {
   schedule: 4,
   render: 5,
   edge: 5,
+  logos: 5, // makes the logos the load stage checked, as documents of the site
   publish: 6,
   dns: 6, // the DNS records radios need, from the loaded model
   "": 7, // src/*.ts: buildSite wires the stages

@@ -340,8 +340,17 @@ failed or the site cannot be reached.`,
       parseKeysFilePath,
     )
     .option("--now <instant>", "the clock: a live API's ±7-day window (ISO instant)", parseInstant)
-    .option("--timeout <seconds>", "per whole request to a live API", parseTimeout, 15)
+    .option(
+      "--timeout <seconds>",
+      "per whole request to a live API, or for a logo",
+      parseTimeout,
+      15,
+    )
     .option("--force", "replace files the data folder already has")
+    .option(
+      "--download-logos",
+      "fetch the feed's logos into data/logos/ as logo sources (docs/logos.md)",
+    )
     .option("--json", "print the result as one line of JSON")
     .addHelpText(
       "after",

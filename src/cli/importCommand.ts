@@ -19,6 +19,8 @@ export interface ImportCommandOptions {
   /** Seconds per request to a live API. */
   timeout: number;
   force?: boolean | undefined;
+  /** Fetch the feed's logos into the data folder as `logo` sources. */
+  downloadLogos?: boolean | undefined;
   json?: boolean | undefined;
 }
 
@@ -59,6 +61,7 @@ export async function importCommand(
     serviceTimeZones: options.serviceTimeZone ?? {},
     now: options.now ?? Date.now(),
     force: Boolean(options.force),
+    downloadLogos: options.downloadLogos ? { timeoutMs: options.timeout * 1000 } : undefined,
   });
   const errors = result.problems.filter((p) => p.severity === "error").length;
   // Services without one programme are not an imported feed, however valid the files are.

@@ -117,7 +117,13 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     day: "2-digit",
   });
 
+  /** Logos the build made (src/logos): open to all, named by their content so cached for good. */
+  const LOGO_PATH =
+    /^\/logos\/(provider|services\/[a-z0-9]+|groups\/[a-z][a-z0-9-]*)\/\d+x\d+-[0-9a-f]{16}\.(png|jpg)$/;
+  const IMMUTABLE = "public, max-age=31536000, immutable";
+
   type Route =
+    | { kind: "logo"; type: string }
     | { kind: "si" }
     | { kind: "pi"; service: string | undefined; date: string }
     | { kind: "none" };
@@ -126,6 +132,9 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   /** Matched on the parsed path exactly: no decoding, no case folding, so every variant is 404. */
   function route(pathname: string): Route {
     if (pathname === siUrlPath) return { kind: "si" };
+    if (LOGO_PATH.test(pathname)) {
+      return { kind: "logo", type: pathname.endsWith(".png") ? "image/png" : "image/jpeg" };
+    }
     if (!pathname.startsWith(piUrlPrefix) || !pathname.endsWith(piSuffix)) {
       return bearerRoute(pathname);
     }
@@ -320,7 +329,8 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     env: EdgeEnv,
     path: string,
     cacheControl: string,
-    extra: Record<string, string> = {},
+    shared: Record<string, string> = KEYED,
+    contentType?: string,
   ): Promise<Response> {
     // The asset path is built from constants and validated parts, never from the request path.
     const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
@@ -330,12 +340,10 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     }
     if (asset.status !== 200 || asset.body === null) {
       await asset.body?.cancel();
-      return failure(request, 404, "not-found", "This document is not published.", {
-        ...KEYED,
-        ...extra,
-      });
+      return failure(request, 404, "not-found", "This document is not published.", shared);
     }
-    const headers: Record<string, string> = { "Cache-Control": cacheControl, ...KEYED, ...extra };
+    const headers: Record<string, string> = { "Cache-Control": cacheControl, ...shared };
+    if (contentType !== undefined) headers["Content-Type"] = contentType;
     const etag = asset.headers.get("etag");
     const lastModified = asset.headers.get("last-modified");
     if (etag !== null) headers.ETag = etag;
@@ -365,6 +373,10 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
         Allow: ALLOW,
       });
     }
+    if (target.kind === "logo") {
+      // The path is the whole of LOGO_PATH; no key is asked for or looked at.
+      return serveAsset(request, env, url.pathname.slice(1), IMMUTABLE, {}, target.type);
+    }
     const sent = credential(request);
     // Without a key, the open documents and their errors are readable from any origin.
     const open = sent.kind === "none" && (target.kind === "si" || site.openPi);
@@ -390,7 +402,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     }
     if (target.kind === "si") {
       if (valid) return serveAsset(request, env, site.keyedSiPath, KEYED_DOCUMENT);
-      return serveAsset(request, env, site.openSiPath, OPEN_DOCUMENT, CORS);
+      return serveAsset(request, env, site.openSiPath, OPEN_DOCUMENT, shared);
     }
     if (!valid && !site.openPi) {
       return failure(request, 401, "key-required", "Programme information needs an API key.", {
@@ -422,7 +434,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
       .replace("{service}", target.service)
       .replace("{date}", target.date);
     // Open PI asked without a key is the same for everyone; with a key, the key decided it.
-    if (open) return serveAsset(request, env, path, OPEN_DOCUMENT, CORS);
+    if (open) return serveAsset(request, env, path, OPEN_DOCUMENT, shared);
     return serveAsset(request, env, path, KEYED_DOCUMENT);
   }
 

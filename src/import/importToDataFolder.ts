@@ -3,7 +3,8 @@ import { dirname, join } from "node:path";
 import { UsageError } from "../exit/spiStaticError.js";
 import type { InputProblem } from "../load/inputProblem.js";
 import { loadAndSchedule } from "../loadAndSchedule.js";
-import { type DataFile, dataFolderFiles } from "./dataFolderFiles.js";
+import { dataFolderFiles } from "./dataFolderFiles.js";
+import { downloadLogos } from "./downloadLogos.js";
 import { FeedError } from "./feedError.js";
 import { FEED_LIMITS, FeedBudget, type FeedLimits } from "./feedLimits.js";
 import { fetchLiveFeed, type LiveFeedOptions } from "./fetchLiveFeed.js";
@@ -25,6 +26,8 @@ export interface ImportRequest {
   force: boolean;
   /** How large a document and the whole feed may be (FEED_LIMITS); smaller in tests. */
   limits?: FeedLimits;
+  /** Fetch the feed's logos into the data folder as `logo` sources (downloadLogos.ts). */
+  downloadLogos?: { timeoutMs: number } | undefined;
 }
 
 export interface ImportResult {
@@ -54,7 +57,10 @@ function withNotes(notes: readonly ImportNote[]): (error: unknown) => never {
  * the way is a link or special file, as \`build\` refuses them in out/: writing through a link
  * could change a file outside the data folder.
  */
-async function existingTargets(dataDir: string, files: readonly DataFile[]): Promise<string[]> {
+async function existingTargets(
+  dataDir: string,
+  files: readonly { path: string }[],
+): Promise<string[]> {
   const existing: string[] = [];
   const checked = new Set<string>();
   for (const file of files) {
@@ -106,12 +112,16 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
     source = request.from.api.baseUrl;
   }
   const feed = parseFeedDocuments(documents, notes);
-  const data = importFeed(
+  const imported = importFeed(
     feed,
     { timeZone: request.timeZone, serviceTimeZones: request.serviceTimeZones ?? {}, source },
     notes,
   );
-  const files = dataFolderFiles(data, source);
+  // Logos fetched into sources when asked (issue 27); written with the YAML files.
+  const { data, files: images } = request.downloadLogos
+    ? await downloadLogos(imported, request.downloadLogos.timeoutMs, notes)
+    : { data: imported, files: [] };
+  const files = [...dataFolderFiles(data, source), ...images];
 
   const existing = await existingTargets(request.dataDir, files);
   if (!request.force) {
@@ -124,7 +134,7 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
   for (const file of files) {
     const path = join(request.dataDir, file.path);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, file.text);
+    await writeFile(path, "bytes" in file ? file.bytes : file.text);
   }
   const { problems } = await loadAndSchedule(request.dataDir, request.now);
   const programmes = new Set(

@@ -1,6 +1,7 @@
 import type { PlainDate, Weekday } from "../time/plainDate.js";
 import type { InputProblem, SourceRef } from "./inputProblem.js";
 import type * as Input from "./inputSchema.js";
+import type { LogoRecipe } from "./logosFromSource.js";
 import type { LogoType } from "./spiFormat.js";
 
 /**
@@ -88,6 +89,8 @@ export interface Logo {
   readonly height: number;
   readonly type: LogoType;
   readonly mimeValue: string | undefined;
+  /** How the build makes it from a source image in the data folder (src/logos, issue 27). */
+  readonly made?: LogoRecipe | undefined;
 }
 
 export interface Bearer {

@@ -4,6 +4,7 @@ import { countryCodeProblem } from "./countryCode.js";
 import { genreHrefProblem } from "./genreTerm.js";
 import { quoted } from "./inputProblem.js";
 import { eventLocatorProblem, httpUrlProblem, linkUriProblem } from "./linkUri.js";
+import { logoSourceSchema } from "./logoSourceInput.js";
 import { mediaTypeProblem } from "./mediaType.js";
 import { radiodnsHostProblem } from "./radiodnsHost.js";
 import {
@@ -325,6 +326,7 @@ export const serviceGroupSchema = z.strictObject({
   }),
   description: descriptionSchema.optional(),
   logos: z.array(logoSchema).optional(),
+  logo: logoSourceSchema.optional(),
   genres: z.array(genreSchema).optional(),
   keywords: keywordsSchema.optional(),
   links: z.array(linkSchema).optional(),
@@ -381,6 +383,7 @@ export const providerSchema = z
         "How far the previous and next day reach into a PI document, in hours (default 6, at most 11).",
       ),
     logos: z.array(logoSchema).optional(),
+    logo: logoSourceSchema.optional(),
     links: z.array(linkSchema).optional(),
     keywords: keywordsSchema.optional(),
     translations: translationsSchema.optional(),
@@ -504,6 +507,7 @@ export const serviceSchema = z
         "With shortIds: unique, the service's share of the provider's shortIds (0 to 30, one service each); default: from its id.",
       ),
     logos: z.array(logoSchema).optional(),
+    logo: logoSourceSchema.optional(),
     genres: z
       .array(genreSchema, {
         error: (issue) =>

@@ -30,6 +30,8 @@ import type {
 } from "./inputSchema.js";
 import { loadLogos } from "./loadLogos.js";
 import { type EpisodeList, loadSchedule } from "./loadSchedule.js";
+import { madeLogoInputs } from "./logosFromSource.js";
+import { withProviderLogos, withServiceLogos } from "./modelLogos.js";
 import type { YamlFile } from "./readYamlFile.js";
 import { defaultShortIdSlot, ShortIdSlots } from "./shortIdSlot.js";
 import { SERVICE_ID_PATTERN } from "./spiFormat.js";
@@ -105,9 +107,17 @@ async function loadFrom(
     input: providerInput,
     digest: providerDigest,
   } = await read("provider", join(dataDir, "provider.yaml"), problems);
+  // Logos made from source images (issue 27): checked here (modelLogos.ts), made by src/logos.
+  const logoData = { dataDir, folder, display };
   const provider =
     providerFile && providerInput && providerDigest !== undefined
-      ? toProvider(providerInput, providerFile, providerDigest, problems)
+      ? await withProviderLogos(
+          toProvider(providerInput, providerFile, providerDigest, problems),
+          providerInput,
+          providerFile,
+          logoData,
+          problems,
+        )
       : undefined;
   const providerIsValid = !problems.some((p) => p.severity === "error");
 
@@ -153,7 +163,17 @@ async function loadFrom(
     let service: Service | undefined;
     if (id !== undefined && !earlier && SERVICE_ID_PATTERN.test(id)) {
       if (file) idsInUse.set(id, file.file);
-      const fields = file && input && toServiceFields(input, provider, file, own);
+      const fields =
+        file &&
+        input &&
+        (await withServiceLogos(
+          toServiceFields(input, provider, file, own),
+          input,
+          provider,
+          file,
+          logoData,
+          own,
+        ));
       if (file && input) own.push(...checkBearers(input, file, bearersInUse));
       if (input && input.fmCountry === undefined) {
         for (const { id: bearer } of input.bearers?.fm ?? []) {
@@ -193,7 +213,12 @@ async function loadFrom(
         );
       if (schedule) own.push(...repeatedCrids(schedule, givenCrids));
       if (fields && schedule && digest && "digest" in scheduleRead) {
-        const sources = [digest, scheduleRead.digest, ...episodeFiles.map((e) => e.digest)];
+        const sources = [
+          digest,
+          scheduleRead.digest,
+          ...episodeFiles.map((e) => e.digest),
+          ...madeLogoInputs(fields.logos),
+        ];
         service = { ...fields, sources: digestOf(sources), schedule };
       }
       if (schedule && (!service || own.some((p) => p.severity === "error"))) {
@@ -388,7 +413,7 @@ function toProvider(
     piMarginHours: input.piMarginHours ?? 6,
     shortIds: input.shortIds ?? "zero",
     programmeEvents: input.programmeEvents ?? true,
-    logos: loadLogos(input.logos, file, problems),
+    logos: loadLogos(input.logos, file, problems, { fromSource: input.logo !== undefined }),
     links: input.links ?? [],
     keywords: input.keywords ?? [],
     translations: input.translations ?? {},
@@ -431,7 +456,7 @@ function toServiceFields(
     shortIdSlot: input.shortIdSlot ?? defaultShortIdSlot(input.id),
     programmeEvents: input.programmeEvents ?? provider?.programmeEvents ?? true,
     fmCountry: input.fmCountry ?? provider?.discovery.fmCountry,
-    logos: loadLogos(input.logos, file, problems),
+    logos: loadLogos(input.logos, file, problems, { fromSource: input.logo !== undefined }),
     genres: input.genres,
     keywords: input.keywords ?? [],
     links: input.links ?? [],
@@ -469,7 +494,11 @@ function toServiceGroup(
     id,
     name: input.name,
     description: input.description,
-    logos: loadLogos(input.logos, file, problems, { at, optional: true }),
+    logos: loadLogos(input.logos, file, problems, {
+      at,
+      optional: true,
+      fromSource: input.logo !== undefined,
+    }),
     genres: input.genres ?? [],
     keywords: input.keywords ?? [],
     links: input.links ?? [],

@@ -19,18 +19,22 @@ const fixedTypeOfSize = new Map<string, LogoType>(
 /**
  * The logos of a provider, service or service group (at `logos` below `at` in `file`), with
  * their type and size checked. A missing size is warned of, unless logos are `optional` (a
- * group's) and none are given.
+ * group's) and none are given, or a `logo` source makes the missing ones (logosFromSource.ts).
  */
 export function loadLogos(
   inputs: LogoInput[] | undefined,
   file: YamlFile,
   problems: InputProblem[],
-  { at = [], optional = false }: { at?: readonly PropertyKey[]; optional?: boolean } = {},
+  {
+    at = [],
+    optional = false,
+    fromSource = false,
+  }: { at?: readonly PropertyKey[]; optional?: boolean; fromSource?: boolean } = {},
 ): Logo[] {
   const path = [...at, "logos"];
   const logos = (inputs ?? []).map((input, i) => toLogo(input, file, [...path, i], problems));
   const missing = EXPECTED_LOGO_SIZES.filter((size) => !inputs?.some((logo) => logo.size === size));
-  if (missing.length > 0 && !(optional && inputs === undefined)) {
+  if (missing.length > 0 && !fromSource && !(optional && inputs === undefined)) {
     problems.push(
       file.warning(
         path,

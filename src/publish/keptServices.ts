@@ -26,7 +26,9 @@ export function readKeptServices(
   const paths: string[] = [];
   for (const id of broken) {
     const prefix = `${SPI_BASE}/id/${radiodnsHost}/${id}/`;
-    const own = owned.filter((path) => path.startsWith(prefix));
+    // Its made logos too (src/logos): the SI entry kept names them.
+    const logos = `logos/services/${id}/`;
+    const own = owned.filter((path) => path.startsWith(prefix) || path.startsWith(logos));
     if (own.length === 0) continue;
     ids.push(id);
     paths.push(...own);

@@ -172,7 +172,8 @@ function receiverLogos(logos: readonly Logo[]): EpgLogo[] {
   return EXPECTED_LOGO_SIZES.map((size) => {
     const [width, height] = size.split("x").map(Number) as [number, number];
     const logo = logos.find((l) => l.width === width && l.height === height);
-    return { size, width, height, url: logo?.url };
+    // A logo the build made is in out/: the preview serves it from its own origin (issue 27).
+    return { size, width, height, url: logo?.made ? `/${logo.made.path}` : logo?.url };
   });
 }
 

@@ -122,43 +122,59 @@ async function showDocument(path, label, withKey) {
   if (!dialog.open) dialog.showModal();
 }
 
+/**
+ * What a receiver shows: the names cut to 8 and 16 characters, and each logo size. The 32x32
+ * and the 112x32 rectangle at their real pixel size, the 32x32 on a dark and a light screen (a
+ * logo that vanishes on one of them needs a background); the larger ones scaled down. The
+ * service's logo warnings beside them.
+ */
 function receiverView(service) {
   const { receiver } = service;
+  const figures = receiver.logos.flatMap((logo) =>
+    logo.size === "32x32"
+      ? [logoFigure(service, logo, "dark"), logoFigure(service, logo, "light")]
+      : [logoFigure(service, logo)],
+  );
+  const warnings = service.problems.filter((problem) => /\blogos?\b/.test(problem));
   return el(
     "details",
     { class: "receiver" },
     el("summary", {}, "On a receiver"),
     el("p", {}, "8: ", el("span", { class: "name" }, receiver.short.padEnd(8, " "))),
     el("p", {}, "16: ", el("span", { class: "name" }, receiver.medium.padEnd(16, " "))),
-    el(
-      "div",
-      { class: "logos" },
-      receiver.logos.map((logo) =>
-        el(
-          "figure",
-          {},
-          logo.url
-            ? el("img", {
-                class: "logo",
-                loading: "lazy",
-                src: logo.url,
-                width: logo.width,
-                height: logo.height,
-                alt: `${service.names.short} logo ${logo.size}`,
-                style: `width:${Math.min(logo.width, 64)}px;height:${Math.round((Math.min(logo.width, 64) * logo.height) / logo.width)}px`,
-              })
-            : el(
-                "span",
-                {
-                  class: "logo missing",
-                  style: `width:${Math.min(logo.width, 64)}px;height:${Math.round((Math.min(logo.width, 64) * logo.height) / logo.width)}px`,
-                },
-                "none",
-              ),
-          el("figcaption", {}, logo.size),
-        ),
-      ),
-    ),
+    el("div", { class: "logos" }, figures),
+    warnings.length > 0
+      ? el(
+          "ul",
+          { class: "logo-warnings" },
+          warnings.map((w) => el("li", { class: "warn" }, w)),
+        )
+      : null,
+  );
+}
+
+/** One logo size; `screen` sets a dark or light background behind it. */
+function logoFigure(service, logo, screen) {
+  const actual = logo.width <= 112;
+  const width = actual ? logo.width : 64;
+  const height = Math.round((width * logo.height) / logo.width);
+  const style = `width:${width}px;height:${height}px`;
+  const classes = `logo${actual ? " actual" : ""}${screen ? ` on-${screen}` : ""}`;
+  return el(
+    "figure",
+    {},
+    logo.url
+      ? el("img", {
+          class: classes,
+          loading: "lazy",
+          src: logo.url,
+          width: logo.width,
+          height: logo.height,
+          alt: `${service.names.short} logo ${logo.size}`,
+          style,
+        })
+      : el("span", { class: `${classes} missing`, style }, "none"),
+    el("figcaption", {}, screen ? `${logo.size} ${screen}` : logo.size),
   );
 }
 

@@ -12,6 +12,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 const SCAFFOLD = [
   ".gitignore",
   "data/keys.dev.txt",
+  "data/logos/station.svg",
   "data/provider.yaml",
   "data/schedules/main.yaml",
   "data/services/main.yaml",
@@ -60,6 +61,17 @@ describe("spi-static init", () => {
     });
     const pi = await readdir(join(project, "out/radiodns/spi/3.1/id/rdns.myradio.example/main"));
     expect(pi).toHaveLength(17); // today ± 8
+    // The placeholder logo makes every size, for the provider and the service.
+    for (const owner of ["provider", "services/main"]) {
+      const logos = await readdir(join(project, "out/logos", owner));
+      expect(logos.map((name) => name.replace(/-[0-9a-f]{16}\.png$/, "")).sort()).toEqual([
+        "112x32",
+        "128x128",
+        "320x240",
+        "32x32",
+        "600x600",
+      ]);
+    }
   });
 
   it("makes a development key of its own that git ignores and the build never publishes", async () => {
@@ -78,6 +90,7 @@ describe("spi-static init", () => {
     });
     expect(status.split("\n").filter(Boolean).sort()).toEqual([
       "?? .gitignore",
+      "?? data/logos/station.svg",
       "?? data/provider.yaml",
       "?? data/schedules/main.yaml",
       "?? data/services/main.yaml",

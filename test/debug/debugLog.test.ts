@@ -67,7 +67,7 @@ describe("SPI_STATIC_DEBUG", () => {
     );
     // 17 PI, two SI and the three edge files (worker, routes, .assetsignore).
     expect(stderr).toMatch(
-      /debug publish: 68 documents reused \(inputs and file as recorded\), 22 rendered: \d+ written/,
+      /debug publish: 98 documents reused \(inputs and file as recorded\), 22 rendered: \d+ written/,
     );
     expect(stderr).toMatch(
       /debug schedule: news: \d+ programmes laid out for 2026-11-14 to 2026-12-02/,

@@ -216,6 +216,22 @@ const logo = fc.record(
   { requiredKeys: ["url", "size"] },
 );
 
+/** A logo source (docs/logos.md): the SVGs every generated folder has, or one that cannot be. */
+type LogoSourceValue = string | { source: string; background?: string; rectangle?: string };
+const logoSource = mostly<LogoSourceValue>(
+  oneOf<LogoSourceValue>(
+    "logos/square.svg",
+    { source: "logos/wide.svg", background: "#1b1035" },
+    {
+      source: "logos/square.svg",
+      rectangle: "logos/wide.svg",
+    },
+  ),
+  oneOf("logos/wide.svg", "logos/missing.svg", "/etc/logo.svg"),
+);
+const SQUARE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><title>t</title><rect width="10" height="10" fill="#c00"/></svg>`;
+const WIDE_SVG = SQUARE_SVG.replace('width="10" height="10">', 'width="40" height="10">');
+
 const hex = (digits: number) =>
   fc.string({ unit: oneOf(..."0123456789abcdef"), minLength: digits, maxLength: digits });
 /** A country id and an allocated ECC: the GCC a radio builds (validate refuses any other). */
@@ -335,6 +351,7 @@ const provider = fc.record(
     piMarginHours: mostly(fc.integer({ min: 0, max: 11 }), oneOf(12, 24)),
     shortIds: seldomWrong(oneOf("zero", "unique"), oneOf("yes", "Unique")),
     logos: fc.array(logo, { maxLength: 3 }),
+    logo: logoSource,
     links: fc.array(link, { maxLength: 2 }),
     keywords: fc.array(text(20), { maxLength: 3 }),
     translations,
@@ -368,6 +385,7 @@ const service = (id: string) =>
       timeZone: optional(timeZone),
       shortIds: seldomWrong(oneOf("zero", "unique"), oneOf("on", "")),
       logos: fc.array(logo, { maxLength: 3 }),
+      logo: logoSource,
       genres: fc.array(genre, { minLength: 1, maxLength: 2 }),
       keywords: fc.array(text(20), { maxLength: 2 }),
       links: fc.array(link, { maxLength: 2 }),
@@ -835,6 +853,8 @@ describe("every data folder validate accepts", () => {
           "services/two.yaml": stringify(two),
           "schedules/one.yaml": stringify(schedule1),
           "schedules/two.yaml": stringify(schedule2),
+          "logos/square.svg": SQUARE_SVG,
+          "logos/wide.svg": WIDE_SVG,
           ...(Array.isArray(e1) && e1.length > 0
             ? { "episodes/one/week.yaml": stringify({ episodes: e1 }) }
             : {}),
@@ -842,7 +862,7 @@ describe("every data folder validate accepts", () => {
             ? { "episodes/two/week.yaml": stringify({ episodes: e2 }) }
             : {}),
         };
-        for (const folder of ["services", "schedules", "episodes/one", "episodes/two"]) {
+        for (const folder of ["services", "schedules", "logos", "episodes/one", "episodes/two"]) {
           await mkdir(join(dir, folder), { recursive: true });
         }
         for (const [path, text] of Object.entries(files)) await writeFile(join(dir, path), text);

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 const EXAMPLE = new URL("../../data/", import.meta.url).pathname;
@@ -26,6 +26,8 @@ export async function writeLargerDataset(dataDir: string, options: LargerDataset
   for (const name of await readdir(EXAMPLE)) {
     if (name.startsWith("keys")) await copyFile(join(EXAMPLE, name), join(dataDir, name));
   }
+  // The logo sources the provider and services name (each copy's logos are made from its base's).
+  await cp(join(EXAMPLE, "logos"), join(dataDir, "logos"), { recursive: true });
   const bases = (await readdir(join(EXAMPLE, "services")))
     .map((f) => f.replace(/\.yaml$/, ""))
     .sort();

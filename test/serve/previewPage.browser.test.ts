@@ -193,12 +193,25 @@ describe.skipIf(!hasChromium && !inCi)("the EPG preview in headless Chromium", (
       "Aare Bern       ",
     ]);
     expect(await bern.locator(".receiver figcaption").allTextContents()).toEqual([
-      "32x32",
+      "32x32 dark",
+      "32x32 light",
       "112x32",
       "128x128",
       "320x240",
       "600x600",
     ]);
+    // The logos the build made load from the preview itself, each at its pixel size.
+    const loaded = await bern.locator(".receiver img.logo").evaluateAll((images) =>
+      Promise.all(
+        images.map(async (img) => {
+          const image = img as HTMLImageElement;
+          image.loading = "eager";
+          await image.decode();
+          return `${image.naturalWidth}x${image.naturalHeight}`;
+        }),
+      ),
+    );
+    expect(loaded).toEqual(["32x32", "32x32", "112x32", "128x128", "320x240", "600x600"]);
     // The PI link goes through the edge rules with the development key.
     await bern.getByText("PI for this day").click();
     await page.locator("#doc").waitFor({ state: "visible" });

@@ -1,0 +1,100 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { debug } from "../debug/debugLog.js";
+import type { Broadcaster, Logo } from "../load/broadcaster.js";
+import { InputError } from "../load/inputProblem.js";
+import { type ImageLibrary, imageLibrary } from "../load/logoSourceImage.js";
+import type { LogoRecipe } from "../load/logosFromSource.js";
+import type { PlannedDocument } from "../site/siteContract.js";
+import { makeLogo } from "./makeLogo.js";
+
+/**
+ * The logos a build publishes from sources, as documents of the site, each with its bytes ready:
+ * made before the first file is written, so a source that fails to make one stops the build
+ * with out/ untouched. A logo's name is a hash of everything its bytes depend on, so one already
+ * published under its name (and still a whole image of its size) is taken as it is: an unchanged
+ * logo is never made again, and a nightly build with unchanged logos makes none
+ * (SPI_STATIC_DEBUG=logos says how many were made).
+ */
+export async function planLogoDocuments(
+  broadcaster: Broadcaster,
+  outDir: string,
+): Promise<PlannedDocument[]> {
+  const recipes = new Map<string, LogoRecipe>();
+  for (const logo of logosOf(broadcaster)) {
+    if (logo.made) recipes.set(logo.made.path, logo.made);
+  }
+  if (recipes.size === 0) return [];
+  const started = performance.now();
+  const counts = { made: 0, published: 0 };
+  const documents: PlannedDocument[] = [];
+  // By name without the owner's folder: services sharing a source and options share the bytes.
+  const madeHere = new Map<string, Buffer>();
+  for (const recipe of recipes.values()) {
+    let bytes = await publishedLogo(join(outDir, recipe.path), recipe);
+    if (bytes) counts.published++;
+    else {
+      const name = basename(recipe.path);
+      bytes = madeHere.get(name) ?? (await madeLogo(recipe, await imageLibrary()));
+      madeHere.set(name, bytes);
+      counts.made++;
+    }
+    const content = bytes;
+    documents.push({ path: recipe.path, inputs: `logo ${recipe.path}`, render: () => content });
+  }
+  debug(
+    "logos",
+    () =>
+      `${recipes.size} logos from sources: ${counts.made} made, ${counts.published} already ` +
+      `published under their name (${Math.round(performance.now() - started)} ms)`,
+  );
+  return documents;
+}
+
+function* logosOf({ provider, services }: Broadcaster): Generator<Logo> {
+  yield* provider.logos;
+  for (const group of provider.serviceGroups) yield* group.logos;
+  for (const service of services) yield* service.logos;
+}
+
+/**
+ * The published file at `path` when it is whole: for a hand-drawn image, the source's very bytes;
+ * for a made one, a PNG of the recipe's size that ends as a PNG ends (a cut-off write would not).
+ * Checked on the bytes alone, so a nightly with nothing to make never loads the image library.
+ */
+async function publishedLogo(path: string, recipe: LogoRecipe): Promise<Buffer | undefined> {
+  const bytes = await readFile(path).catch(() => undefined);
+  if (!bytes) return undefined;
+  if (recipe.asIs) {
+    const digest = createHash("sha256").update(bytes).digest("hex");
+    return digest === recipe.source.digest ? bytes : undefined;
+  }
+  const [width, height] = recipe.size.split("x").map(Number);
+  const size = pngSize(bytes);
+  return size?.width === width && size?.height === height && bytes.subarray(-12).equals(PNG_END)
+    ? bytes
+    : undefined;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** The IEND chunk: length 0, type, CRC. */
+const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+/** A PNG's size from its IHDR chunk (always first), or undefined for anything else. */
+function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
+  if (bytes.length < 24 + PNG_END.length || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
+    return undefined;
+  }
+  if (bytes.toString("latin1", 12, 16) !== "IHDR") return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+async function madeLogo(recipe: LogoRecipe, library: ImageLibrary): Promise<Buffer> {
+  try {
+    return await makeLogo(recipe, await readFile(recipe.source.path), library);
+  } catch (error) {
+    const message = `${recipe.source.display} could not be made into the ${recipe.size} logo: ${(error as Error).message}`;
+    throw new InputError([{ ...recipe.origin, severity: "error", message }], "the logo sources");
+  }
+}

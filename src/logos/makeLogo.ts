@@ -1,0 +1,44 @@
+import { LOGO_SIZES } from "../load/logoSizes.js";
+import type { ImageLibrary } from "../load/logoSourceImage.js";
+import type { LogoRecipe } from "../load/logosFromSource.js";
+
+const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
+
+/** The largest density librsvg is given: a tiny SVG canvas drawn at 600 pixels stays bounded. */
+const MAX_SVG_DENSITY = 72 * 100;
+
+/**
+ * A logo's bytes, from its source's bytes: a hand-drawn image as it is; anything else scaled to
+ * fit the size (contained, centred, never cropped) on the background colour or on transparency,
+ * and encoded as PNG with fixed settings and no metadata, so the same source and options make
+ * the same bytes every time (its name says so). An SVG is drawn at the size, not scaled after.
+ * Any change here that changes the bytes bumps RECIPE_VERSION (load/logosFromSource.ts), which
+ * names every made logo, so published logos are made again under new names.
+ */
+export async function makeLogo(
+  recipe: LogoRecipe,
+  source: Buffer,
+  library: ImageLibrary,
+): Promise<Buffer> {
+  if (recipe.asIs) return source;
+  const size = LOGO_SIZES.find((s) => s.name === recipe.size);
+  if (!size) throw new Error(`no logo size ${recipe.size}`);
+  const { format, width = 0, height = 0 } = await library.open(source).metadata();
+  const density =
+    format === "svg" && width > 0 && height > 0
+      ? Math.min(MAX_SVG_DENSITY, 72 * Math.max(size.width / width, size.height / height))
+      : undefined;
+  let image = library
+    .open(source, { failOn: "truncated", ...(density === undefined ? {} : { density }) })
+    .autoOrient()
+    .resize(size.width, size.height, {
+      fit: "contain",
+      background: recipe.background ?? TRANSPARENT,
+      kernel: "lanczos3",
+    });
+  if (recipe.background !== undefined) image = image.flatten({ background: recipe.background });
+  return image
+    .toColourspace("srgb")
+    .png({ compressionLevel: 9, adaptiveFiltering: false, palette: false })
+    .toBuffer();
+}

@@ -1,0 +1,224 @@
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { afterAll, describe, expect, it } from "vitest";
+import { edgeSiteOf } from "../../src/edge/edgeFiles.js";
+import { createEdgeWorker } from "../../src/edge/edgeRules.js";
+import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
+import { folderAssets } from "../../src/serve/folderAssets.js";
+import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+import { runCli } from "../cli/runCli.js";
+
+const root = await mkdtemp(join(tmpdir(), "spi-static-logo-build-"));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" rx="2" fill="#0b3c5d"/><circle cx="5" cy="5" r="3" fill="#fff"/></svg>\n`;
+const MONDAY = "2026-11-23T08:00:00Z";
+const TUESDAY = "2026-11-24T08:00:00Z";
+
+/** The minimal data folder, its provider's and service's logos made from one SVG. */
+async function dataFolder(name: string): Promise<string> {
+  const dir = join(root, name);
+  await cp("test/fixtures/minimal", dir, { recursive: true });
+  for (const file of ["provider.yaml", "services/one.yaml"]) {
+    const text = await readFile(join(dir, file), "utf8");
+    await writeFile(
+      join(dir, file),
+      text.replace(/^logos:\n( {2}- .*\n)+/m, "logo: logos/one.svg\n"),
+    );
+  }
+  await mkdir(join(dir, "logos"));
+  await writeFile(join(dir, "logos/one.svg"), SVG);
+  return dir;
+}
+
+async function build(dataDir: string, outDir: string, now: string) {
+  const result = await runCli(["build", "--data", dataDir, "--out", outDir, "--now", now], root, {
+    SPI_STATIC_DEBUG: "logos",
+  });
+  const debug = result.stderr
+    .split("\n")
+    .filter((line) => line.includes("debug logos"))
+    .map((line) => line.replace(/\(\d+ ms\)/, "(N ms)"));
+  return { ...result, debug };
+}
+
+/** Every file under `dir`, by its path relative to it. */
+async function filesUnder(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files.set(path.slice(dir.length + 1), await readFile(path));
+  }
+  return files;
+}
+
+describe("logos made by the build", () => {
+  const dataDir = dataFolder("data");
+
+  it("writes every size under its content-hashed name, as SI names it, the same bytes in two builds", async () => {
+    const first = join(root, "out-first");
+    const second = join(root, "out-second");
+    const built = await build(await dataDir, first, MONDAY);
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 10 made, 0 already published under their name (N ms)",
+    ]);
+    expect((await build(await dataDir, second, MONDAY)).code).toBe(0);
+
+    const logos = [...(await filesUnder(first))].filter(([path]) => path.startsWith("logos/"));
+    expect(logos.map(([path]) => path.replace(/-[0-9a-f]{16}\.png$/, "")).sort()).toEqual([
+      "logos/provider/112x32",
+      "logos/provider/128x128",
+      "logos/provider/320x240",
+      "logos/provider/32x32",
+      "logos/provider/600x600",
+      "logos/services/one/112x32",
+      "logos/services/one/128x128",
+      "logos/services/one/320x240",
+      "logos/services/one/32x32",
+      "logos/services/one/600x600",
+    ]);
+    const secondFiles = await filesUnder(second);
+    const si = (await readFile(join(first, "radiodns/spi/3.1/SI.xml"))).toString();
+    for (const [path, bytes] of logos) {
+      const [width, height] = (/(\d+)x(\d+)-/.exec(path) ?? []).slice(1).map(Number);
+      const metadata = await sharp(bytes).metadata();
+      // PNG, RGBA (the SVG's rounded corners stay see-through), of exactly its size.
+      expect([metadata.format, metadata.width, metadata.height, metadata.channels]).toEqual([
+        "png",
+        width,
+        height,
+        4,
+      ]);
+      expect(secondFiles.get(path)?.equals(bytes), `${path} differs between two builds`).toBe(true);
+      expect(si).toContain(`url="https://rdns.test.example/${path}"`);
+    }
+    const documents = ["radiodns/spi/3.1/SI.xml", "_keyed/radiodns/spi/3.1/SI.xml"];
+    const violations = await validateSpiDocuments(
+      await Promise.all(
+        documents.map(async (path) => ({
+          name: path,
+          xml: await readFile(join(first, path), "utf8"),
+        })),
+      ),
+    );
+    expect(violations).toEqual([]);
+  });
+
+  it("makes no logo in a nightly build when no source changed, and only the changed ones after", async () => {
+    const outDir = join(root, "out-nightly");
+    const dir = await dataDir;
+    expect((await build(dir, outDir, MONDAY)).code).toBe(0);
+    const monday = await filesUnder(join(outDir, "logos"));
+    const tuesday = await build(dir, outDir, TUESDAY);
+    expect(tuesday.code, tuesday.stderr).toBe(0);
+    expect(tuesday.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 0 made, 10 already published under their name (N ms)",
+    ]);
+    expect(await filesUnder(join(outDir, "logos"))).toEqual(monday);
+
+    // The service gets a source of its own: its five logos are made, under new names; the old are pruned.
+    await writeFile(join(dir, "logos/two.svg"), SVG.replace("#0b3c5d", "#c8102e"));
+    const service = join(dir, "services/one.yaml");
+    await writeFile(
+      service,
+      (await readFile(service, "utf8")).replace("logos/one.svg", "logos/two.svg"),
+    );
+    const changed = await build(dir, outDir, TUESDAY);
+    expect(changed.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 5 made, 5 already published under their name (N ms)",
+    ]);
+    const after = await filesUnder(join(outDir, "logos"));
+    expect([...after.keys()].filter((path) => monday.has(path)).sort()).toEqual(
+      [...monday.keys()].filter((path) => path.startsWith("provider/")).sort(),
+    );
+    expect(after.size).toBe(10);
+  });
+
+  it("writes nothing when a source cannot make its logos", async () => {
+    const dir = join(root, "broken");
+    await cp(await dataDir, dir, { recursive: true });
+    await writeFile(join(dir, "logos/one.svg"), "<svg");
+    const outDir = join(root, "out-broken");
+    const failed = await build(dir, outDir, MONDAY);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(
+      /provider\.yaml:\d+:\d+ logo: .*one\.svg is not an image that can be decoded/,
+    );
+    expect(failed.stderr).toContain("nothing was written");
+    expect(await readdir(outDir).catch(() => [])).toEqual([]);
+  });
+
+  it("are served open by the edge rules, cached for good, with or without a key", async () => {
+    const outDir = join(root, "out-edge");
+    expect((await build(await dataDir, outDir, MONDAY)).code).toBe(0);
+    const { broadcaster } = await loadBroadcaster(await dataDir);
+    if (!broadcaster) throw new Error("the data folder does not load");
+    const worker = createEdgeWorker(edgeSiteOf(broadcaster, []));
+    const env = { ASSETS: folderAssets(outDir) };
+    const [path] = [...(await filesUnder(outDir)).keys()].filter((p) =>
+      p.startsWith("logos/services/one/32x32-"),
+    );
+    const keys: Record<string, string>[] = [
+      {},
+      { Authorization: "ClientIdentifier not-a-valid-key" },
+    ];
+    for (const headers of keys) {
+      const response = await worker.fetch(
+        new Request(`https://rdns.test.example/${path}`, { headers }),
+        env,
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/png");
+      expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(response.headers.get("vary")).toBeNull();
+      expect((await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width).toBe(32);
+    }
+    const unknown = path?.replace(/-[0-9a-f]{16}\./, "-0000000000000000.");
+    expect(
+      (await worker.fetch(new Request(`https://rdns.test.example/${unknown}`), env)).status,
+    ).toBe(404);
+  });
+});
+
+describe("logos of a service --keep-going keeps", () => {
+  it("stay published with its SI entry, which names them", async () => {
+    const dir = join(root, "keep-going");
+    await cp(await dataFolder("keep-going-source"), dir, { recursive: true });
+    // A second service, so the build has one to publish when the first breaks.
+    const one = await readFile(join(dir, "services/one.yaml"), "utf8");
+    await writeFile(join(dir, "services/two.yaml"), one.replace(/^id: one$/m, "id: two"));
+    await cp(join(dir, "schedules/one.yaml"), join(dir, "schedules/two.yaml"));
+    const outDir = join(root, "out-keep-going");
+    expect((await build(dir, outDir, MONDAY)).code).toBe(0);
+    const before = await filesUnder(join(outDir, "logos/services/one"));
+    const schedule = join(dir, "schedules/one.yaml");
+    await writeFile(schedule, `${await readFile(schedule, "utf8")}\nnot: [valid\n`);
+    const kept = await runCli(
+      ["build", "--data", dir, "--out", outDir, "--now", TUESDAY, "--keep-going"],
+      root,
+    );
+    expect(kept.stderr).toContain("kept");
+    expect(await filesUnder(join(outDir, "logos/services/one"))).toEqual(before);
+    const si = await readFile(join(outDir, "radiodns/spi/3.1/SI.xml"), "utf8");
+    for (const path of before.keys()) expect(si).toContain(`/logos/services/one/${path}"`);
+  });
+
+  it("a damaged published logo is made again", async () => {
+    const outDir = join(root, "out-damaged");
+    const dir = await dataFolder("damaged-source");
+    expect((await build(dir, outDir, MONDAY)).code).toBe(0);
+    const logos = join(outDir, "logos/services/one");
+    const [name = ""] = (await readdir(logos)).filter((n) => n.startsWith("600x600-"));
+    const whole = await readFile(join(logos, name));
+    await writeFile(join(logos, name), whole.subarray(0, whole.length / 2));
+    const next = await build(dir, outDir, TUESDAY);
+    expect(next.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 1 made, 9 already published under their name (N ms)",
+    ]);
+    expect((await readFile(join(logos, name))).equals(whole)).toBe(true);
+  });
+});

@@ -1,0 +1,87 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { NOT_LOCATED } from "../../src/load/inputProblem.js";
+import type { LogoSizeName } from "../../src/load/logoSizes.js";
+import { imageLibrary } from "../../src/load/logoSourceImage.js";
+import type { LogoRecipe } from "../../src/load/logosFromSource.js";
+import { makeLogo } from "../../src/logos/makeLogo.js";
+
+const SQUARE_SVG = Buffer.from(
+  `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10">` +
+    `<rect width="10" height="10" rx="2" fill="#0b3c5d"/><circle cx="5" cy="5" r="3" fill="#fff"/></svg>`,
+);
+
+function recipe(size: LogoSizeName, background?: string): LogoRecipe {
+  return {
+    size,
+    source: { path: "logo.svg", display: "logo.svg", digest: "" },
+    background,
+    asIs: false,
+    path: `logos/provider/${size}-0000000000000000.png`,
+    origin: NOT_LOCATED,
+  };
+}
+
+describe("makeLogo", () => {
+  it("draws an SVG at each size as a PNG of exactly that size", async () => {
+    const library = await imageLibrary();
+    for (const [size, width, height] of [
+      ["32x32", 32, 32],
+      ["112x32", 112, 32],
+      ["128x128", 128, 128],
+      ["320x240", 320, 240],
+      ["600x600", 600, 600],
+    ] as const) {
+      const made = await makeLogo(recipe(size), SQUARE_SVG, library);
+      const metadata = await sharp(made).metadata();
+      expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({
+        format: "png",
+        width,
+        height,
+      });
+      // Contained on transparency: RGBA, and the rectangle's sides are see-through.
+      expect(metadata.channels).toBe(4);
+    }
+  });
+
+  it("makes the same bytes from the same source every time", async () => {
+    const library = await imageLibrary();
+    const first = await makeLogo(recipe("600x600"), SQUARE_SVG, library);
+    const second = await makeLogo(recipe("600x600"), Buffer.from(SQUARE_SVG), library);
+    expect(second.equals(first)).toBe(true);
+  });
+
+  it("contains a wide source on its background colour, opaque (RGB)", async () => {
+    const library = await imageLibrary();
+    const wide = await sharp({
+      create: { width: 400, height: 100, channels: 3, background: "#ff0000" },
+    })
+      .png()
+      .toBuffer();
+    const made = await makeLogo(recipe("128x128", "#00ff00"), wide, library);
+    const metadata = await sharp(made).metadata();
+    expect([metadata.width, metadata.height, metadata.channels, metadata.hasAlpha]).toEqual([
+      128,
+      128,
+      3,
+      false,
+    ]);
+    const { data } = await sharp(made).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [
+      ...data.subarray((y * 128 + x) * 3, (y * 128 + x) * 3 + 3),
+    ];
+    expect(pixel(64, 2)).toEqual([0, 255, 0]);
+    expect(pixel(64, 64)).toEqual([255, 0, 0]);
+  });
+
+  it("publishes a hand-drawn image as it is", async () => {
+    const library = await imageLibrary();
+    const drawn = await sharp({
+      create: { width: 32, height: 32, channels: 4, background: "#123" },
+    })
+      .png()
+      .toBuffer();
+    const made = await makeLogo({ ...recipe("32x32"), asIs: true }, drawn, library);
+    expect(made.equals(drawn)).toBe(true);
+  });
+});
