@@ -1,12 +1,34 @@
 // Written by `spi-static build`: do not edit, rebuild instead.
-// The SPI 3.1 edge rules (README: "Edge rules and keys"). Runs first for every request as a
+// The SPI 3.1 edge rules (docs/edge-rules.md, "Keys"). Runs first for every request as a
 // Cloudflare Pages advanced-mode worker, as a Worker with static assets (run_worker_first), and
 // inside `spi-static serve`. Key digests: the API_KEY_SHA256 secret, else the build's below.
 
 function createEdgeWorker(site) {
     const XML_TYPE = "application/xml; charset=utf-8";
+    /** Errors: nothing keeps them, so a fixed key or a new day is seen at once. */
     const PRIVATE = "private, no-store";
+    /**
+     * A document the key decided: the radio may keep it (TS 102 818 §10.5.1 recommends devices
+     * cache), no shared cache may, and it is revalidated by its ETag before each use.
+     */
+    const KEYED_DOCUMENT = "private, no-cache";
+    /** A document anyone may fetch: the radio and shared caches keep it for the max-age. */
+    const OPEN_DOCUMENT = `public, max-age=${site.openMaxAge}`;
     const ALLOW = "GET, HEAD";
+    /**
+     * The open documents to a browser on any origin (a web player reading SI or open PI). Never
+     * with Authorization allowed: a key is not for web pages, and a preflight does not grant it.
+     */
+    const CORS = {
+        "Access-Control-Allow-Origin": "*",
+        "Access-Control-Expose-Headers": "ETag",
+    };
+    const PREFLIGHT = {
+        "Access-Control-Allow-Origin": "*",
+        "Access-Control-Allow-Methods": ALLOW,
+        "Access-Control-Allow-Headers": "If-None-Match, If-Modified-Since",
+        "Access-Control-Max-Age": "86400",
+    };
     const DAY_MS = 86_400_000;
     const DIGEST = /^[0-9a-f]{64}$/i;
     /** On every SI and PI answer but 405: the key decides them, so no shared cache may mix callers. */
@@ -19,8 +41,11 @@ function createEdgeWorker(site) {
     const [bearerPrefix, bearerMiddle] = site.bearerPiPathTemplate.split("{bearer}");
     const bearerUrlPrefix = `/${bearerPrefix}`;
     const [bearerBetween, bearerSuffix] = bearerMiddle.split("{date}");
-    /** ServiceIdentifiers of DAB (gcc/eid/sid/scids) and FM (gcc/pi/frequency) bearers, ETSI TS 103 270. */
-    const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3})$/;
+    /**
+     * ServiceIdentifiers of DAB (gcc/eid/sid/scids), FM (gcc/pi/frequency), HD Radio (cc/tx),
+     * DRM and AMSS (sid) bearers, ETSI TS 103 270.
+     */
+    const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3}|hd(\/[^/]+){2}|(drm|amss)\/[^/]+)$/;
     const bearerServices = new Map(Object.entries(site.bearerServices));
     const services = new Set(site.serviceIds);
     const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
@@ -201,14 +226,20 @@ function createEdgeWorker(site) {
      * one) and its exact length; conditional requests that match get 304. The body is read whole
      * first: documents are small, a HEAD needs the length too, and a 200 is never cut short.
      */
-    async function serveAsset(request, env, path, cacheControl, extraHeaders = KEYED) {
+    async function serveAsset(request, env, path, cacheControl, shared = KEYED, contentType) {
         // The asset path is built from constants and validated parts, never from the request path.
         const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
+        if (asset.status >= 500) {
+            await asset.body?.cancel();
+            throw new Error(`ASSETS answered ${asset.status}`);
+        }
         if (asset.status !== 200 || asset.body === null) {
             await asset.body?.cancel();
-            return failure(request, 404, "not-found", "This document is not published.", KEYED);
+            return failure(request, 404, "not-found", "This document is not published.", shared);
         }
-        const headers = { "Cache-Control": cacheControl, ...extraHeaders };
+        const headers = { "Cache-Control": cacheControl, ...shared };
+        if (contentType !== undefined)
+            headers["Content-Type"] = contentType;
         const etag = asset.headers.get("etag");
         const lastModified = asset.headers.get("last-modified");
         if (etag !== null)
@@ -228,6 +259,13 @@ function createEdgeWorker(site) {
         const target = route(url.pathname);
         if (target.kind === "none")
             return failure(request, 404, "not-found", "No such document.");
+        if (request.method === "OPTIONS") {
+            // A browser's CORS preflight: GET and HEAD with validators, from any origin, no key.
+            return new Response(null, {
+                status: 204,
+                headers: { ...PREFLIGHT, Allow: ALLOW, ...NO_SNIFF },
+            });
+        }
         if (request.method !== "GET" && request.method !== "HEAD") {
             return failure(request, 405, "method-not-allowed", "Only GET and HEAD are allowed.", {
                 Allow: ALLOW,
@@ -235,11 +273,12 @@ function createEdgeWorker(site) {
         }
         if (target.kind === "logo") {
             // The path is the whole of LOGO_PATH; no key is asked for or looked at.
-            return serveAsset(request, env, url.pathname.slice(1), IMMUTABLE, {
-                "Content-Type": target.type,
-            });
+            return serveAsset(request, env, url.pathname.slice(1), IMMUTABLE, {}, target.type);
         }
         const sent = credential(request);
+        // Without a key, the open documents and their errors are readable from any origin.
+        const open = sent.kind === "none" && (target.kind === "si" || site.openPi);
+        const shared = open ? { ...KEYED, ...CORS } : KEYED;
         if (sent.kind === "key" && url.protocol === "http:" && !isLoopback(url.hostname)) {
             // The key travelled in clear text: refuse it, like the public API, so clients fix it.
             return failure(request, 400, "https-required", "Send the API key over HTTPS only.", KEYED);
@@ -255,8 +294,8 @@ function createEdgeWorker(site) {
         }
         if (target.kind === "si") {
             if (valid)
-                return serveAsset(request, env, site.keyedSiPath, PRIVATE);
-            return serveAsset(request, env, site.openSiPath, `public, max-age=${site.openMaxAge}`);
+                return serveAsset(request, env, site.keyedSiPath, KEYED_DOCUMENT);
+            return serveAsset(request, env, site.openSiPath, OPEN_DOCUMENT, shared);
         }
         if (!valid && !site.openPi) {
             return failure(request, 401, "key-required", "Programme information needs an API key.", {
@@ -269,20 +308,35 @@ function createEdgeWorker(site) {
             const message = url.search !== ""
                 ? "No query parameters are defined."
                 : "The date must be a calendar date as yyyyMMdd.";
-            return failure(request, 400, "bad-request", message, KEYED);
+            return failure(request, 400, "bad-request", message, shared);
         }
         if (Math.abs(day - todayInProviderZone(clock(env))) > site.windowDays) {
-            return failure(request, 404, "not-found", `Only dates within ${site.windowDays} days of today are served.`, KEYED);
+            return failure(request, 404, "not-found", `Only dates within ${site.windowDays} days of today are served.`, shared);
         }
         if (target.service === undefined || !services.has(target.service)) {
-            return failure(request, 404, "not-found", "No such service.", KEYED);
+            return failure(request, 404, "not-found", "No such service.", shared);
         }
         const path = site.piPathTemplate
             .replace("{service}", target.service)
             .replace("{date}", target.date);
-        return serveAsset(request, env, path, PRIVATE);
+        // Open PI asked without a key is the same for everyone; with a key, the key decided it.
+        if (open)
+            return serveAsset(request, env, path, OPEN_DOCUMENT, shared);
+        return serveAsset(request, env, path, KEYED_DOCUMENT);
     }
-    return { fetch: handle };
+    /**
+     * The documented XML 503 whatever the ASSETS binding does (missing, throwing, rejecting,
+     * answering 5xx or no Response at all): a thrown error would get the platform's HTML page.
+     */
+    async function answer(request, env) {
+        try {
+            return await handle(request, env);
+        }
+        catch {
+            return failure(request, 503, "unavailable", "The documents cannot be read just now; try again later.", { ...KEYED, "Retry-After": "60" });
+        }
+    }
+    return { fetch: answer };
 }
 
 export default createEdgeWorker({
