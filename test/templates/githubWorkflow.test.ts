@@ -248,7 +248,8 @@ describe("the nightly workflow", () => {
     expect(goodReport.code).toBe(0);
     expect(goodReport.stdout).toBe("");
     expect(goodReport.summary).toMatch(/^### ✅ SPI built for \d{4}-\d{2}-\d{2}\n/);
-    expect(goodReport.summary).toContain("1 service, 22 documents rendered");
+    // 17 PI, two SI, three edge files, and the five logo sizes of the provider and the service.
+    expect(goodReport.summary).toContain("1 service, 32 documents rendered");
 
     // Its one service broken: nothing is published, the step fails, nothing is saved or deployed.
     const schedule = join(project, "data/schedules/main.yaml");
