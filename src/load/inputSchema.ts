@@ -273,6 +273,13 @@ export const geolocationSchema = z
 
 const port = z.number().int().min(1).max(65535);
 
+/** An Authoritative FQDN (TS 102 818 §10); `field` names it in the message about an IP address. */
+const radiodnsHost = (field?: string) =>
+  checkedString((host) => radiodnsHostProblem(host, field)).meta({
+    format: "hostname",
+    pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$",
+  });
+
 export const discoverySchema = z.strictObject({
   host: checkedString(radiodnsHostProblem)
     .optional()
@@ -327,12 +334,9 @@ export const providerSchema = z
     originator: spiText(NAME_LENGTHS.long),
     language: languageTag,
     timeZone: z.string().min(1).describe("IANA time zone of the schedules, e.g. Europe/Zurich."),
-    radiodnsHost: checkedString(radiodnsHostProblem)
-      .meta({
-        format: "hostname",
-        pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$",
-      })
-      .describe("The fixed host literal in every PI path and in each service's radiodns element."),
+    radiodnsHost: radiodnsHost().describe(
+      "The fixed host literal in every PI path and in each service's radiodns element.",
+    ),
     cridAuthority: z
       .string()
       .regex(/^[a-z0-9.-]+$/, { error: "is not a CRID authority (a domain)" })
@@ -445,11 +449,36 @@ export const streamSchema = z.strictObject({
   offset: z.number().int().min(0).optional(),
 });
 
+/**
+ * A service's own RadioDNS identity, as SI's `<radiodns fqdn serviceIdentifier>` writes it
+ * (TS 102 818 §6.5.3): broadcasters with an Authoritative FQDN per service (or a group of them)
+ * keep their PI URLs and bearers' CNAMEs as they are.
+ */
+export const serviceRadiodnsSchema = z.strictObject({
+  fqdn: radiodnsHost("radiodns.fqdn")
+    .optional()
+    .describe(
+      "The service's Authoritative FQDN: its PI paths and lookup names' target; default: the provider's radiodnsHost.",
+    ),
+  serviceIdentifier: z
+    .string()
+    .regex(SERVICE_ID_PATTERN, {
+      error: "is not a serviceIdentifier (1 to 16 lower-case letters or digits)",
+    })
+    .optional()
+    .describe("The service's id under that FQDN, in its PI paths; default: the service's id."),
+});
+
 export const serviceSchema = z
   .strictObject({
     id: z.string().regex(SERVICE_ID_PATTERN, {
       error: "is not a service id (1 to 16 lower-case letters or digits)",
     }),
+    radiodns: serviceRadiodnsSchema
+      .optional()
+      .describe(
+        "The service's own RadioDNS FQDN and serviceIdentifier, when it is not the provider's radiodnsHost and its id.",
+      ),
     name: namesSchema.extend({ short: spiText(NAME_LENGTHS.short) }),
     description: descriptionSchema.optional(),
     language: languageTag.optional().describe("Defaults to the provider's."),

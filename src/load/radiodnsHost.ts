@@ -6,9 +6,9 @@ import { quoted } from "./inputProblem.js";
  * (TS 102 818 §10): a DNS name of lower-case labels, each 1–63 characters (RFC 1035), at most 253
  * in all, whose last label is a top-level domain (so never all digits: an IP address is refused).
  */
-export function radiodnsHostProblem(host: string): string | undefined {
+export function radiodnsHostProblem(host: string, field = "radiodnsHost"): string | undefined {
   if (isIP(host) !== 0 || /^\d+(\.\d+)*$/.test(host)) {
-    return `${quoted(host)} is an IP address; radiodnsHost must be a DNS name (e.g. rdns.example.com)`;
+    return `${quoted(host)} is an IP address; ${field} must be a DNS name (e.g. rdns.example.com)`;
   }
   if (host.length > 253) return `is ${host.length} characters long; a DNS name has at most 253`;
   const labels = host.split(".");
