@@ -1,5 +1,6 @@
 import type { Broadcaster } from "../load/broadcaster.js";
 import { lookupNamesOf, parseBroadcastBearer } from "../load/radiodnsBearer.js";
+import { authoritativeFqdns } from "../load/radiodnsHost.js";
 
 /**
  * What the broadcaster must publish in DNS so radios find the site (TS 102 818 §10.2.2,
@@ -41,9 +42,7 @@ export const RECORD_TTL_SECONDS = 3600;
 
 export function discoveryRecordsOf(broadcaster: Broadcaster): DiscoveryRecords {
   const { radiodnsHost: fqdn, discovery } = broadcaster.provider;
-  const fqdns = [
-    ...new Set([fqdn, ...broadcaster.services.map((service) => service.radiodns.fqdn)]),
-  ];
+  const fqdns = authoritativeFqdns(broadcaster);
   // One site serves every FQDN: each has the same SRV records, pointing at discovery.host.
   const srv: SrvRecord[] = [];
   for (const name of fqdns) {

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import type { Broadcaster } from "./broadcaster.js";
 import { quoted } from "./inputProblem.js";
 
 /**
@@ -26,4 +27,10 @@ export function radiodnsHostProblem(host: string, field = "radiodnsHost"): strin
     return `${quoted(host)} does not end in a top-level domain (e.g. rdns.example.com)`;
   }
   return undefined;
+}
+
+/** Every Authoritative FQDN a build publishes under: the provider's first, then the services' own. */
+export function authoritativeFqdns(broadcaster: Broadcaster): string[] {
+  const { provider, services } = broadcaster;
+  return [...new Set([provider.radiodnsHost, ...services.map((service) => service.radiodns.fqdn)])];
 }
