@@ -711,6 +711,7 @@ export type LogoInput = z.infer<typeof logoSchema>;
 export type Genre = z.infer<typeof genreSchema>;
 export type ProviderInput = z.infer<typeof providerSchema>;
 export type ServiceInput = z.infer<typeof serviceSchema>;
+export type ServiceRadiodnsInput = z.infer<typeof serviceRadiodnsSchema>;
 export type Show = z.infer<typeof showSchema>;
 export type GridSlotInput = z.infer<typeof gridSlotSchema>;
 export type DatedEntry = z.infer<typeof datedEntrySchema>;
