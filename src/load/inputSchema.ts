@@ -335,7 +335,7 @@ export const providerSchema = z
     language: languageTag,
     timeZone: z.string().min(1).describe("IANA time zone of the schedules, e.g. Europe/Zurich."),
     radiodnsHost: radiodnsHost().describe(
-      "The fixed host literal in every PI path and in each service's radiodns element.",
+      "The Authoritative FQDN: the host literal in every PI path and each service's radiodns element, unless a service has its own (radiodns.fqdn).",
     ),
     cridAuthority: z
       .string()
