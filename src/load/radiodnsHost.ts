@@ -34,3 +34,11 @@ export function authoritativeFqdns(broadcaster: Broadcaster): string[] {
   const { provider, services } = broadcaster;
   return [...new Set([provider.radiodnsHost, ...services.map((service) => service.radiodns.fqdn)])];
 }
+
+/**
+ * The FQDNs some service's PI is published under; the provider's radiodnsHost only when a
+ * service uses it (PI files under it are otherwise a host left behind, as after a move).
+ */
+export function publishedFqdns(broadcaster: Broadcaster): string[] {
+  return [...new Set(broadcaster.services.map((service) => service.radiodns.fqdn))];
+}

@@ -10,11 +10,16 @@ const PI_HOST = new RegExp(`^${SPI_BASE.replaceAll(".", "\\.")}/id/([^/]+)/`);
 /**
  * The host literal is part of every PI URL: a build that no longer publishes under a host whose
  * PI files out/ holds deletes them, so clients that know the old URLs get 404. That happens only
- * when asked (`allowed`). `hosts` are the FQDNs the build publishes under: the provider's
- * radiodnsHost and each service's own, so a service moving off a host it alone used is the same
- * change as the provider's host moving; PI files under a host still in use are not foreign.
+ * when asked (`allowed`). `inUse` are the FQDNs the build publishes PI under (each service's,
+ * the provider's radiodnsHost or its own), so a service moving off a host it alone used is the
+ * same change as the provider's host moving; PI files under a host still in use are not foreign.
  */
-export function refuseHostChange(outDir: string, inUse: readonly string[], allowed: boolean): void {
+export function refuseHostChange(
+  outDir: string,
+  radiodnsHost: string,
+  allowed: boolean,
+  inUse: readonly string[] = [radiodnsHost],
+): void {
   if (allowed) return;
   const published = new Set<string>();
   for (const path of readOwnedPaths(outDir)) {
@@ -24,9 +29,9 @@ export function refuseHostChange(outDir: string, inUse: readonly string[], allow
   for (const host of inUse) published.delete(host);
   if (published.size === 0) return;
   const now =
-    inUse.length === 1
-      ? `radiodnsHost is now ${inUse[0]}`
-      : `the FQDNs are now ${inUse.join(", ")}`;
+    inUse.length === 1 && inUse[0] === radiodnsHost
+      ? `radiodnsHost is now ${radiodnsHost}`
+      : `the FQDNs in use are now ${inUse.join(", ")}`;
   throw new HostChangeError(
     `${outDir} holds the PI files of ${[...published].sort().join(", ")}, but ${now}: ` +
       "building would unpublish every PI URL clients know; pass --change-host to do it anyway",

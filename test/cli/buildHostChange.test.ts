@@ -73,11 +73,31 @@ describe("spi-static build with services on their own FQDNs (test/fixtures/own-h
     const refused = await runInProcess(["build", "--now", NOW], project);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toBe(
-      "spi-static: out holds the PI files of two.test.example, but the FQDNs are now rdns.test.example, new.test.example: " +
+      "spi-static: out holds the PI files of two.test.example, but the FQDNs in use are now rdns.test.example, new.test.example: " +
         "building would unpublish every PI URL clients know; pass --change-host to do it anyway\n",
     );
     expect(await readdir(join(idDir, "two.test.example/two"))).toEqual(before);
     expect((await build("--change-host")).exitCode).toBe(0);
     expect(await readdir(idDir)).toEqual(["new.test.example", "rdns.test.example"]);
+  });
+
+  it("refuses when every service leaves the provider's radiodnsHost, though it is still radiodnsHost", async () => {
+    for (const id of ["one", "three"]) {
+      const file = join(project, "data/services", `${id}.yaml`);
+      const text = await readFile(file, "utf8");
+      await writeFile(
+        file,
+        text.includes("fqdn: rdns.test.example")
+          ? text.replace("fqdn: rdns.test.example", "fqdn: four.test.example")
+          : text.replace(/^id: one\n/m, "$&radiodns: { fqdn: four.test.example }\n"),
+      );
+    }
+    const refused = await runInProcess(["build", "--now", NOW], project);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(
+      "out holds the PI files of rdns.test.example, but the FQDNs in use are now four.test.example, new.test.example:",
+    );
+    expect((await build("--change-host")).exitCode).toBe(0);
+    expect(await readdir(idDir)).toEqual(["four.test.example", "new.test.example"]);
   });
 });
