@@ -4,6 +4,7 @@ import { debug } from "./debug/debugLog.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
 import { InputError, type InputProblem } from "./load/inputProblem.js";
+import { publishedFqdns } from "./load/radiodnsHost.js";
 import type { DataReport } from "./loadAndSchedule.js";
 import { planLogoDocuments } from "./logos/logoDocuments.js";
 import { openAheadFolder } from "./publish/aheadFolder.js";
@@ -141,7 +142,7 @@ export async function buildSite({
     }
     const { broadcaster } = scheduled;
     const { radiodnsHost } = broadcaster.provider;
-    refuseHostChange(outDir, radiodnsHost, changeHost);
+    refuseHostChange(outDir, radiodnsHost, changeHost, publishedFqdns(broadcaster));
     // A service that broke keeps last night's PI files and SI entry: one typo never takes it off air.
     const kept = readKeptServices(outDir, radiodnsHost, keepGoing ? brokenServices : []);
     const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, kept.ids));

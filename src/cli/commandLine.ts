@@ -158,7 +158,7 @@ writing the same output folder.`,
     .option("--json", "print the summary (or what went wrong) as one line of JSON")
     .option(
       "--change-host",
-      "publish under a changed radiodnsHost, deleting the PI files under the old one (clients that know the old URLs get 404)",
+      "publish under a changed radiodnsHost (or a host no service uses any more), deleting the PI files under the old one (clients that know the old URLs get 404)",
     )
     .option(
       "--keep-going",
@@ -306,7 +306,7 @@ failed or the site cannot be reached.`,
   program
     .command("dns")
     .description(
-      "print the DNS records radios need to find the site: SRV records for radiodnsHost and the RadioDNS lookup names to register",
+      "print the DNS records radios need to find the site: SRV records for radiodnsHost (and each service's own FQDN) and the RadioDNS lookup names to register",
     )
     .option("--data <dir>", DATA_OPTION, parseFolderPath)
     .option("--json", "print the records as one line of JSON")

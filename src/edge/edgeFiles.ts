@@ -5,8 +5,9 @@ import {
   API_WINDOW_DAYS,
   KEYED_SI_PATH,
   OPEN_SI_PATH,
-  programmeInformationPath,
   programmeInformationPathByBearer,
+  programmeInformationPathOf,
+  radiodnsKey,
   type SiteDocument,
 } from "../site/siteContract.js";
 import { createEdgeWorker, type EdgeSite } from "./edgeRules.js";
@@ -35,10 +36,16 @@ export function edgeSiteOf(
   return {
     openSiPath: OPEN_SI_PATH,
     keyedSiPath: KEYED_SI_PATH,
-    piPathTemplate: programmeInformationPath(provider.radiodnsHost, "{service}", "{date}"),
+    piPathTemplate: programmeInformationPathOf("{service}", "{date}"),
     bearerPiPathTemplate: programmeInformationPathByBearer("{bearer}", "{date}"),
     bearerServices: bearerServicesOf(broadcaster),
-    serviceIds: [...broadcaster.services.map((service) => service.id), ...keptServiceIds].sort(),
+    serviceIds: [
+      ...broadcaster.services.map((service) => radiodnsKey(service.radiodns)),
+      // A broken service's own radiodns is unknown: its files are kept under the provider's host.
+      ...keptServiceIds.map((id) =>
+        radiodnsKey({ fqdn: provider.radiodnsHost, serviceIdentifier: id }),
+      ),
+    ].sort(),
     openPi: provider.discovery.openPi,
     timeZone: provider.timeZone,
     windowDays: API_WINDOW_DAYS,
@@ -47,7 +54,7 @@ export function edgeSiteOf(
   };
 }
 
-/** Every ServiceIdentifier of every DAB/FM bearer → its service (load made them unique). */
+/** Every ServiceIdentifier of every broadcast bearer → its service's radiodnsKey (load made them unique). */
 function bearerServicesOf(broadcaster: Broadcaster): Record<string, string> {
   const table: Record<string, string> = {};
   for (const service of broadcaster.services) {
@@ -55,7 +62,7 @@ function bearerServicesOf(broadcaster: Broadcaster): Record<string, string> {
       const bearer = parseBroadcastBearer(id);
       if (!bearer) continue;
       for (const identifier of serviceIdentifiersOf(bearer, service.fmCountry)) {
-        table[identifier] = service.id;
+        table[identifier] = radiodnsKey(service.radiodns);
       }
     }
   }

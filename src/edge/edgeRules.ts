@@ -16,12 +16,19 @@ export interface EdgeSite {
   openSiPath: string;
   /** Asset path of the keyed SI; never a URL a client can request. */
   keyedSiPath: string;
-  /** PI asset path with `{service}` and `{date}` (yyyyMMdd) placeholders; holds the host literal. */
+  /**
+   * PI asset path with `{service}` and `{date}` (yyyyMMdd) placeholders; `{service}` stands for
+   * a service's `<fqdn>/<serviceIdentifier>`, as in `serviceIds`.
+   */
   piPathTemplate: string;
   /** PI URL path by bearer, with `{bearer}` (a ServiceIdentifier) and `{date}` placeholders. */
   bearerPiPathTemplate: string;
-  /** The service each DAB/FM ServiceIdentifier (`dab/4e1/4fe1/4e01/0`) stands for. */
+  /** The service (`<fqdn>/<serviceIdentifier>`) each bearer's ServiceIdentifier (`dab/4e1/4fe1/4e01/0`) stands for. */
   bearerServices: Record<string, string>;
+  /**
+   * Every service as `<fqdn>/<serviceIdentifier>`: the host literal is each service's own
+   * Authoritative FQDN (most often the provider's radiodnsHost for all).
+   */
   serviceIds: string[];
   /** PI without a key (the provider's choice); keyed SI still needs one. */
   openPi: boolean;
@@ -110,6 +117,8 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3}|hd(\/[^/]+){2}|(drm|amss)\/[^/]+)$/;
   const bearerServices = new Map(Object.entries(site.bearerServices));
   const services = new Set(site.serviceIds);
+  /** The FQDNs PI is published under; a path under any other is no document of ours. */
+  const hosts = new Set(site.serviceIds.map((service) => service.split("/")[0]));
   const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
     timeZone: site.timeZone,
     year: "numeric",
@@ -139,11 +148,14 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
       return bearerRoute(pathname);
     }
     const rest = pathname.slice(piUrlPrefix.length, pathname.length - piSuffix.length);
-    const split = rest.indexOf(piBetween);
-    if (split < 1) return { kind: "none" };
+    const split = rest.lastIndexOf(piBetween);
     const service = rest.slice(0, split);
     const date = rest.slice(split + piBetween.length);
-    if (service.includes("/") || date.includes("/")) return { kind: "none" };
+    // `<fqdn>/<serviceIdentifier>`, both parts present, under an FQDN of ours.
+    const parts = service.split("/");
+    if (split < 1 || parts.length !== 2 || parts[1] === "" || !hosts.has(parts[0])) {
+      return { kind: "none" };
+    }
     return { kind: "pi", service, date };
   }
 

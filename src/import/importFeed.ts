@@ -4,9 +4,13 @@ import type {
   ProviderInput,
   ScheduleInput,
   ServiceInput,
+  ServiceRadiodnsInput,
 } from "../load/inputSchema.js";
+import { radiodnsHostProblem } from "../load/radiodnsHost.js";
 import { defaultShortIdSlot } from "../load/shortIdSlot.js";
+import { SERVICE_ID_PATTERN } from "../load/spiFormat.js";
 import { programmeShortId } from "../schedule/programmeShortId.js";
+import { radiodnsKey } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
 import type { Feed, FeedProgramme, FeedService, LocatedProgrammeInformation } from "./feedModel.js";
@@ -60,16 +64,7 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     });
   }
   const host = radiodnsHost ?? "rdns.example.org";
-  // The data has one RadioDNS host; a service published under another cannot keep its own.
-  for (const service of si.services) {
-    const fqdn = service.radiodns?.fqdn.toLowerCase();
-    if (fqdn !== undefined && fqdn !== host) {
-      notes.push({
-        origin: service.origin,
-        message: `RadioDNS fqdn ${fqdn} is not kept: the data has one radiodnsHost (${host}) for all services, so this service's PI moves to id/${host}/… and the CNAMEs that point its bearers at ${fqdn} no longer agree with the SI`,
-      });
-    }
-  }
+  const radiodnsOf = serviceRadiodns(si.services, ids, host, notes);
   const cridAuthority = mostCommon(
     allProgrammes.flatMap((p) => {
       const authority = /^crid:\/\/([^/]+)\//i.exec(p.crid)?.[1]?.toLowerCase();
@@ -125,8 +120,9 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
       feedService.language,
     );
     const timeZone = options.serviceTimeZones[id] ?? options.timeZone;
+    const radiodns = radiodnsOf[index];
     const service = {
-      ...importService(feedService, id, language, si.language, claimedBearers, notes),
+      ...importService(feedService, id, language, si.language, claimedBearers, notes, radiodns),
       ...(timeZone !== options.timeZone ? { timeZone } : {}),
       ...shortIdPolicy(documents, id, notes),
     };
@@ -141,6 +137,53 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
   return { provider, services };
 }
 
+/**
+ * Each service's own `radiodns` for its file: its FQDN where it is not the provider's host, its
+ * serviceIdentifier where that is not its id (another service under another FQDN has the same
+ * one), so its PI URLs and its bearers' CNAMEs stay as the feed has them. What cannot be kept is
+ * noted: an FQDN that is no host name, a serviceIdentifier that is another's under the same FQDN.
+ */
+function serviceRadiodns(
+  services: readonly FeedService[],
+  ids: readonly string[],
+  host: string,
+  notes: ImportNote[],
+): (ServiceRadiodnsInput | undefined)[] {
+  const claimed = new Set<string>();
+  return services.map((service, index) => {
+    const id = ids[index] ?? "";
+    const own = service.radiodns;
+    let fqdn = host;
+    const ownFqdn = own?.fqdn.toLowerCase();
+    if (ownFqdn !== undefined && ownFqdn !== host) {
+      const problem = radiodnsHostProblem(ownFqdn, "a RadioDNS fqdn");
+      if (problem === undefined) fqdn = ownFqdn;
+      else {
+        notes.push({
+          origin: service.origin,
+          message: `RadioDNS fqdn ${own?.fqdn} is not kept (${problem}): this service's PI moves to id/${host}/…`,
+        });
+      }
+    }
+    const ownIdentifier = own?.serviceIdentifier.toLowerCase();
+    let serviceIdentifier =
+      ownIdentifier !== undefined && SERVICE_ID_PATTERN.test(ownIdentifier) ? ownIdentifier : id;
+    if (serviceIdentifier !== id && claimed.has(radiodnsKey({ fqdn, serviceIdentifier }))) {
+      notes.push({
+        origin: service.origin,
+        message: `serviceIdentifier "${own?.serviceIdentifier}" cannot be this service's id: an earlier service of the SI has it too, under ${fqdn}; the id is made from its name instead, and its PI URLs change`,
+      });
+      serviceIdentifier = id;
+    }
+    claimed.add(radiodnsKey({ fqdn, serviceIdentifier }));
+    const radiodns = {
+      ...(fqdn !== host ? { fqdn } : {}),
+      ...(serviceIdentifier !== id ? { serviceIdentifier } : {}),
+    };
+    return Object.keys(radiodns).length > 0 ? radiodns : undefined;
+  });
+}
+
 /** Which service each PI document belongs to, by its path; documents of no service are noted. */
 function assignToServices(
   feed: Feed,
@@ -153,7 +196,16 @@ function assignToServices(
     let index = -1;
     const key = pi.serviceKey;
     if (key?.kind === "id") {
-      index = services.findIndex((s) => s.radiodns?.serviceIdentifier === key.serviceIdentifier);
+      // Services under different FQDNs may share a serviceIdentifier: the FQDN decides then.
+      const same = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
+      index = services.findIndex(
+        (s) =>
+          same(s.radiodns?.fqdn, key.fqdn) &&
+          same(s.radiodns?.serviceIdentifier, key.serviceIdentifier),
+      );
+      if (index === -1) {
+        index = services.findIndex((s) => s.radiodns?.serviceIdentifier === key.serviceIdentifier);
+      }
       if (index === -1) index = ids.indexOf(key.serviceIdentifier);
     } else if (key?.kind === "bearer") {
       index = services.findIndex((s) => s.bearers.some((b) => b.id.toLowerCase() === key.bearerId));

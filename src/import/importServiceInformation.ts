@@ -3,6 +3,7 @@ import type {
   LogoInput,
   ProviderInput,
   ServiceInput,
+  ServiceRadiodnsInput,
 } from "../load/inputSchema.js";
 import { imageMimeType, mediaTypeProblem } from "../load/mediaType.js";
 import { gccProblem, parseBroadcastBearer } from "../load/radiodnsBearer.js";
@@ -71,7 +72,10 @@ export function importProvider(
   };
 }
 
-/** A service file without its schedule; `id` is the RadioDNS serviceIdentifier if it has one. */
+/**
+ * A service file without its schedule; `id` is the RadioDNS serviceIdentifier if it has one,
+ * `radiodns` what the file must say for its PI URLs to stay (importFeed.ts serviceRadiodns).
+ */
 export function importService(
   service: FeedService,
   id: string,
@@ -79,6 +83,7 @@ export function importService(
   providerLanguage: string,
   claimed: Set<string>,
   notes: ImportNote[],
+  radiodns?: ServiceRadiodnsInput,
 ): ServiceInput {
   const { origin } = service;
   const texts = importTexts(service, language, origin, notes);
@@ -100,6 +105,7 @@ export function importService(
   ) as Bearers;
   return {
     id,
+    ...(radiodns ? { radiodns } : {}),
     name: { ...names, short },
     ...(description ? { description } : {}),
     ...(language !== providerLanguage ? { language } : {}),
@@ -249,11 +255,12 @@ export function serviceIdsOf(services: readonly FeedService[], notes: ImportNote
     const own = service.radiodns?.serviceIdentifier;
     if (own === undefined) return;
     const lower = own.toLowerCase();
+    // One an earlier service has is kept under this service's own FQDN when it has one, or
+    // noted (importFeed.ts serviceRadiodns).
+    if (taken.has(lower)) return;
     const why = !SERVICE_ID_PATTERN.test(lower)
       ? "it is not 1 to 16 letters and digits (TS 102 818 V3.5.1 §6.6)"
-      : taken.has(lower)
-        ? "an earlier service of the SI has it too"
-        : undefined;
+      : undefined;
     if (why === undefined) {
       ids[index] = lower;
       taken.add(lower);

@@ -101,8 +101,18 @@ export interface Bearer {
   readonly offset?: number | undefined;
 }
 
+/** Where a service's PI is published: `<radiodns fqdn serviceIdentifier>` (TS 102 818 §6.5.3). */
+export interface RadiodnsId {
+  /** Its Authoritative FQDN: the provider's radiodnsHost unless the service has its own. */
+  readonly fqdn: string;
+  /** Its id under that FQDN: the service's id unless it sets another. */
+  readonly serviceIdentifier: string;
+}
+
 export interface Service {
   readonly id: string;
+  /** Unique across services (load checks it): PI paths and lookup names follow it. */
+  readonly radiodns: RadiodnsId;
   /** A SHA-256 of the files it was loaded from: its service file, schedule and episode files. */
   readonly sources: string;
   readonly name: Names & { short: string };

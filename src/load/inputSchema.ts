@@ -290,6 +290,13 @@ const fmCountry = checkedString((code) =>
     : `${quoted(code)} is not an ISO 3166 country code in lower case, as a lookup name has it (e.g. ch)`,
 );
 
+/** An Authoritative FQDN (TS 102 818 §10); `field` names it in the message about an IP address. */
+const radiodnsHost = (field?: string) =>
+  checkedString((host) => radiodnsHostProblem(host, field)).meta({
+    format: "hostname",
+    pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$",
+  });
+
 export const discoverySchema = z.strictObject({
   host: checkedString(radiodnsHostProblem)
     .optional()
@@ -347,12 +354,9 @@ export const providerSchema = z
     originator: spiText(NAME_LENGTHS.long),
     language: languageTag,
     timeZone: z.string().min(1).describe("IANA time zone of the schedules, e.g. Europe/Zurich."),
-    radiodnsHost: checkedString(radiodnsHostProblem)
-      .meta({
-        format: "hostname",
-        pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$",
-      })
-      .describe("The fixed host literal in every PI path and in each service's radiodns element."),
+    radiodnsHost: radiodnsHost().describe(
+      "The Authoritative FQDN: the host literal in every PI path and each service's radiodns element, unless a service has its own (radiodns.fqdn).",
+    ),
     cridAuthority: z
       .string()
       .regex(/^[a-z0-9.-]+$/, { error: "is not a CRID authority (a domain)" })
@@ -472,11 +476,36 @@ export const streamSchema = z.strictObject({
   offset: z.number().int().min(0).optional(),
 });
 
+/**
+ * A service's own RadioDNS identity, as SI's `<radiodns fqdn serviceIdentifier>` writes it
+ * (TS 102 818 §6.5.3): broadcasters with an Authoritative FQDN per service (or a group of them)
+ * keep their PI URLs and bearers' CNAMEs as they are.
+ */
+export const serviceRadiodnsSchema = z.strictObject({
+  fqdn: radiodnsHost("radiodns.fqdn")
+    .optional()
+    .describe(
+      "The service's Authoritative FQDN: its PI paths and lookup names' target; default: the provider's radiodnsHost.",
+    ),
+  serviceIdentifier: z
+    .string()
+    .regex(SERVICE_ID_PATTERN, {
+      error: "is not a serviceIdentifier (1 to 16 lower-case letters or digits)",
+    })
+    .optional()
+    .describe("The service's id under that FQDN, in its PI paths; default: the service's id."),
+});
+
 export const serviceSchema = z
   .strictObject({
     id: z.string().regex(SERVICE_ID_PATTERN, {
       error: "is not a service id (1 to 16 lower-case letters or digits)",
     }),
+    radiodns: serviceRadiodnsSchema
+      .optional()
+      .describe(
+        "The service's own RadioDNS FQDN and serviceIdentifier, when it is not the provider's radiodnsHost and its id.",
+      ),
     name: namesSchema.extend({ short: spiText(NAME_LENGTHS.short) }),
     description: descriptionSchema.optional(),
     language: languageTag.optional().describe("Defaults to the provider's."),
@@ -728,6 +757,7 @@ export type LogoInput = z.infer<typeof logoSchema>;
 export type Genre = z.infer<typeof genreSchema>;
 export type ProviderInput = z.infer<typeof providerSchema>;
 export type ServiceInput = z.infer<typeof serviceSchema>;
+export type ServiceRadiodnsInput = z.infer<typeof serviceRadiodnsSchema>;
 export type Show = z.infer<typeof showSchema>;
 export type GridSlotInput = z.infer<typeof gridSlotSchema>;
 export type DatedEntry = z.infer<typeof datedEntrySchema>;

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { basename, join, relative } from "node:path";
+import { radiodnsKey } from "../site/siteContract.js";
 import type {
   Broadcaster,
   Geolocation,
   Provider,
+  RadiodnsId,
   Schedule,
   Service,
   ServiceGroup,
@@ -139,6 +141,7 @@ async function loadFrom(
   // Each DAB/FM bearer with the service file that claimed it first: a radio tuned to it must
   // find one service, so the edge rules can map its PI path to one.
   const bearersInUse = new Map<string, () => SourceRef>();
+  const idsInRadiodns = new Map<string, string>();
   // The service groups some service joins, broken services included: the rest have no members.
   const groupsInUse = new Set<string>();
   // The GCCs of the FM bearers that take the provider's fmCountry, with a service of each.
@@ -186,6 +189,7 @@ async function loadFrom(
         const taken = shortIdSlots.take(input, file.file, at);
         if (taken) own.push(taken);
       }
+      if (file && fields) own.push(...claimRadiodnsId(fields.radiodns, input, file, idsInRadiodns));
       const schedulePath = join(dataDir, "schedules", `${id}.yaml`);
       const scheduleRead = await inputs.read("schedule", schedulePath);
       const scheduleFile = "file" in scheduleRead ? scheduleRead.file : undefined;
@@ -432,6 +436,35 @@ function toProvider(
   };
 }
 
+/**
+ * Two services with one (fqdn, serviceIdentifier) would share their PI URLs: the later file is
+ * refused, at its radiodns field or, when the pair is all defaults, at its id.
+ */
+function claimRadiodnsId(
+  radiodns: RadiodnsId,
+  input: ServiceInput | undefined,
+  file: YamlFile,
+  inUse: Map<string, string>,
+): InputProblem[] {
+  const key = radiodnsKey(radiodns);
+  const earlier = inUse.get(key);
+  if (earlier === undefined) {
+    inUse.set(key, file.file);
+    return [];
+  }
+  const at = input?.radiodns?.serviceIdentifier
+    ? ["radiodns", "serviceIdentifier"]
+    : input?.radiodns?.fqdn
+      ? ["radiodns", "fqdn"]
+      : ["id"];
+  return [
+    file.error(
+      at,
+      `serviceIdentifier "${radiodns.serviceIdentifier}" under ${radiodns.fqdn} is also used in ${earlier}: their PI URLs would be the same`,
+    ),
+  ];
+}
+
 /** A service's own file → the service without its schedule; defaults come from the provider. */
 function toServiceFields(
   input: ServiceInput,
@@ -448,6 +481,10 @@ function toServiceFields(
   if (provider) checkGroupMembership(input.groups ?? [], provider.serviceGroups, file, problems);
   return {
     id: input.id,
+    radiodns: {
+      fqdn: input.radiodns?.fqdn ?? provider?.radiodnsHost ?? "",
+      serviceIdentifier: input.radiodns?.serviceIdentifier ?? input.id,
+    },
     name: input.name,
     description: input.description,
     language,

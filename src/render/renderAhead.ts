@@ -48,7 +48,11 @@ export class RenderAhead {
     const ofService = serviceInputs(this.programVersion, provider, service);
     const wanted = [];
     for (const date of dates) {
-      const path = programmeInformationPath(provider.radiodnsHost, service.id, date);
+      const path = programmeInformationPath(
+        service.radiodns.fqdn,
+        service.radiodns.serviceIdentifier,
+        date,
+      );
       const inputs = programmeInformationInputs(ofService, date);
       if (this.recordedInputs(path) !== inputs) wanted.push({ path, inputs, date });
     }

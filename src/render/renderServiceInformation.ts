@@ -98,7 +98,8 @@ function writeService(xml: XmlWriter, service: Service, provider: Provider, with
   for (const bearer of withStreams ? [...service.bearers, ...service.streams] : service.bearers) {
     writeBearer(xml, bearer);
   }
-  xml.ele("radiodns", { fqdn: provider.radiodnsHost, serviceIdentifier: service.id }).up();
+  const { fqdn, serviceIdentifier } = service.radiodns;
+  xml.ele("radiodns", { fqdn, serviceIdentifier }).up();
   writeGeolocation(xml, service.geolocation);
   for (const id of service.groups) xml.ele("serviceGroupMember", { id }).up();
   xml.up();

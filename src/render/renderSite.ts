@@ -87,7 +87,11 @@ export function* planSite(
       };
       const asked = threads.parallel ? new AskedDocuments() : undefined;
       for (const date of scheduled.dates) {
-        const path = programmeInformationPath(provider.radiodnsHost, service.id, date);
+        const path = programmeInformationPath(
+          service.radiodns.fqdn,
+          service.radiodns.serviceIdentifier,
+          date,
+        );
         const documentInputs = inputs.programmeInformation(service, date);
         yield {
           path,

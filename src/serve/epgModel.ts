@@ -189,7 +189,6 @@ export function epgModel(input: EpgInput) {
   const { scheduled, problems, now } = input;
   const { broadcaster } = scheduled;
   const { provider } = broadcaster;
-  const host = provider.radiodnsHost;
   const scheduleFiles = new Map<string, string>();
   for (const { service } of scheduled.services) {
     const file = scheduleFileOf(service);
@@ -275,7 +274,7 @@ export function epgModel(input: EpgInput) {
             ? utcOffset(startOffset)
             : `${utcOffset(startOffset)} → ${utcOffset(endOffset)}`,
         ticks,
-        piPath: `/${programmeInformationPath(host, service.id, date)}`,
+        piPath: `/${programmeInformationPath(service.radiodns.fqdn, service.radiodns.serviceIdentifier, date)}`,
         blocks,
       };
     });

@@ -9,7 +9,23 @@ export const OPEN_SI_PATH = `${SPI_BASE}/SI.xml`;
 export const KEYED_SI_PATH = `_keyed/${SPI_BASE}/SI.xml`;
 
 export function programmeInformationPath(host: string, serviceId: string, date: PlainDate): string {
-  return `${SPI_BASE}/id/${host}/${serviceId}/${compactDate(date)}_PI.xml`;
+  return programmeInformationPathOf(
+    radiodnsKey({ fqdn: host, serviceIdentifier: serviceId }),
+    compactDate(date),
+  );
+}
+
+/** The same path from a service's `radiodnsKey` and a yyyyMMdd day: the edge's template. */
+export function programmeInformationPathOf(key: string, day: string): string {
+  return `${SPI_BASE}/id/${key}/${day}_PI.xml`;
+}
+
+/**
+ * A service as the edge rules and PI paths know it, `<fqdn>/<serviceIdentifier>`: unique across
+ * a provider's services, though several may share an FQDN or a serviceIdentifier.
+ */
+export function radiodnsKey(id: { fqdn: string; serviceIdentifier: string }): string {
+  return `${id.fqdn}/${id.serviceIdentifier}`;
 }
 
 /**

@@ -209,6 +209,11 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
   const piPath = (service: Service, date: string) =>
     `/${SPI_BASE}/id/${service.host}/${service.id}/${date}_PI.xml`;
   const [first] = services;
+  // Services on their own FQDNs may share a serviceIdentifier: then the FQDN tells them apart.
+  const nameOf = (service: Service) =>
+    services.filter((other) => other.id === service.id).length > 1
+      ? `${service.host}/${service.id}`
+      : service.id;
   if (first && options.openPi) {
     await probe(
       `PI without a key, open PI (${first.id})`,
@@ -227,10 +232,16 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
   }
   if (options.key && first) {
     await inParallel(services, (service) =>
-      probe(`PI for ${service.id}, today (${today})`, piPath(service, today), "key", 200, (r) => [
-        ...privateAnswer(r),
-        ...(/<epg\b/.test(r.body) ? [] : ["not a PI document (no <epg>)"]),
-      ]),
+      probe(
+        `PI for ${nameOf(service)}, today (${today})`,
+        piPath(service, today),
+        "key",
+        200,
+        (r) => [
+          ...privateAnswer(r),
+          ...(/<epg\b/.test(r.body) ? [] : ["not a PI document (no <epg>)"]),
+        ],
+      ),
     );
     checks.push(
       await revalidation(

@@ -110,7 +110,9 @@ describe("spi-static build --keep-going when a published service breaks", () => 
     ]);
     expect(violations).toEqual([]);
     const worker = await readFile(join(night, "out/_worker.js"), "utf8");
-    expect(worker).toMatch(/"serviceIds": \[\s*"one",\s*"two"\s*\]/);
+    expect(worker).toMatch(
+      /"serviceIds": \[\s*"rdns\.test\.example\/one",\s*"rdns\.test\.example\/two"\s*\]/,
+    );
 
     const json = await runInProcess(
       ["build", "--now", NEXT_NIGHT, "--keep-going", "--json"],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { discoveryRecordsOf, zoneFileText } from "../../src/dns/discoveryRecords.js";
 import type { Broadcaster, Discovery, Service } from "../../src/load/broadcaster.js";
+import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
 import { makeProvider } from "../fixtures/makeProvider.js";
 
 const DISCOVERY: Discovery = {
@@ -18,6 +19,7 @@ function broadcaster(discovery: Partial<Discovery>, bearers: string[][]): Broadc
     (ids, index) =>
       ({
         id: `s${index}`,
+        radiodns: { fqdn: "rdns.radio.example", serviceIdentifier: `s${index}` },
         bearers: ids.map((id) => ({ id, cost: 20 })),
         fmCountry: discovery.fmCountry,
       }) as unknown as Service,
@@ -117,5 +119,43 @@ describe("the DNS records radios need", () => {
       "_radioepg._tcp.rdns.radio.example. 3600 IN SRV 0 100 8080 spi.radio.example. ; radioepg",
       "10170.4e02.4e1.fm.radiodns.org. 3600 IN CNAME rdns.radio.example. ; s0 fm:4e1.4e02.10170",
     ]);
+  });
+});
+
+describe("services on their own Authoritative FQDNs (test/fixtures/own-hosts)", async () => {
+  const { broadcaster } = await loadBroadcaster("test/fixtures/own-hosts");
+  if (!broadcaster) throw new Error("test/fixtures/own-hosts does not load");
+  const records = discoveryRecordsOf(broadcaster);
+
+  it("publishes the SRV records at every FQDN, the provider's first", () => {
+    expect(records.fqdns).toEqual(["rdns.test.example", "two.test.example"]);
+    expect(records.srv.map((r) => `${r.name} ${r.port} ${r.target}`)).toEqual([
+      "_radiospi._tcp.rdns.test.example 443 spi.test.example",
+      "_radiospi._tcp.two.test.example 443 spi.test.example",
+    ]);
+  });
+
+  it("points each bearer's lookup name at its own service's FQDN", () => {
+    expect(records.lookupNames.map((l) => `${l.service} ${l.name} → ${l.target}`)).toEqual([
+      "one 0.4e01.4fe1.4e1.dab.radiodns.org → rdns.test.example",
+      "three 10360.4e03.4e1.fm.radiodns.org → two.test.example",
+      "three 10360.4e03.ch.fm.radiodns.org → two.test.example",
+      "two 0.4e02.4fe1.4e1.dab.radiodns.org → two.test.example",
+      "two 09580.4e02.4e1.fm.radiodns.org → two.test.example",
+      "two 09580.4e02.ch.fm.radiodns.org → two.test.example",
+    ]);
+  });
+
+  it("says in the zone file that each FQDN's zone needs its SRV records", () => {
+    const text = zoneFileText(records);
+    expect(text).toContain(
+      "; 1. Publish in the zone of each of rdns.test.example, two.test.example: where the SPI application is served.",
+    );
+    expect(text).toContain(
+      "; 2. Register with RadioDNS: each lookup name a CNAME to its service's FQDN.",
+    );
+    expect(text).toContain(
+      "0.4e02.4fe1.4e1.dab.radiodns.org. 3600 IN CNAME two.test.example. ; two dab:4e1.4fe1.4e02.0",
+    );
   });
 });

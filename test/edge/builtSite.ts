@@ -21,11 +21,25 @@ export interface BuiltSite {
   site: EdgeSite;
 }
 
-/** The example data, or (`openPi`) a copy whose provider chose `discovery.pi: open`. */
-export async function testDataDir(variant: "keyed" | "openPi"): Promise<string> {
+/** Where the `ownHost` variant publishes Aare Klassik: its own Authoritative FQDN and id. */
+export const OWN_HOST = { fqdn: "klassik.aareradio.example", serviceIdentifier: "classics" };
+
+/**
+ * The example data, or a copy whose provider chose `discovery.pi: open` (`openPi`), or one whose
+ * klassik service has its own RadioDNS FQDN and serviceIdentifier (`ownHost`).
+ */
+export async function testDataDir(variant: TestSiteVariant): Promise<string> {
   if (variant === "keyed") return DATA_DIR;
   const dataDir = await mkdtemp(join(tmpdir(), "spi-edge-data-"));
   await cp(DATA_DIR, dataDir, { recursive: true });
+  if (variant === "ownHost") {
+    const service = join(dataDir, "services", "klassik.yaml");
+    const text = await readFile(service, "utf8");
+    const { fqdn, serviceIdentifier } = OWN_HOST;
+    const radiodns = `radiodns: { fqdn: ${fqdn}, serviceIdentifier: ${serviceIdentifier} }\n`;
+    await writeFile(service, text.replace(/^id: klassik\n/m, `$&${radiodns}`));
+    return dataDir;
+  }
   const provider = join(dataDir, "provider.yaml");
   const text = await readFile(provider, "utf8");
   const discovery = /^discovery:.*\n/m;
@@ -34,7 +48,9 @@ export async function testDataDir(variant: "keyed" | "openPi"): Promise<string> 
   return dataDir;
 }
 
-export async function buildTestSite(variant: "keyed" | "openPi" = "keyed"): Promise<BuiltSite> {
+export type TestSiteVariant = "keyed" | "openPi" | "ownHost";
+
+export async function buildTestSite(variant: TestSiteVariant = "keyed"): Promise<BuiltSite> {
   const dataDir = await testDataDir(variant);
   const outDir = await mkdtemp(join(tmpdir(), "spi-edge-"));
   await buildSite({

@@ -45,7 +45,11 @@ const ERROR_BODY =
   /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<error status="(\d{3})" code="([a-z-]+)">[^<]+<\/error>\n$/;
 
 beforeAll(async () => {
-  built = { keyed: await buildTestSite("keyed"), openPi: await buildTestSite("openPi") };
+  built = {
+    keyed: await buildTestSite("keyed"),
+    openPi: await buildTestSite("openPi"),
+    ownHost: await buildTestSite("ownHost"),
+  };
   const open = await readFile(join(built.keyed.outDir, OPEN_SI_PATH), "utf8");
   const keyed = await readFile(join(built.keyed.outDir, KEYED_SI_PATH), "utf8");
   const openLines = new Set(open.split("\n"));
@@ -193,7 +197,7 @@ describe("the request matrix", () => {
 
   it("(c′) the worker the compiled CLI writes (tsc's output, what users deploy) answers exactly the same", async () => {
     const outDirs = {} as Record<SiteName, string>;
-    for (const variant of ["keyed", "openPi"] as const) {
+    for (const variant of ["keyed", "openPi", "ownHost"] as const) {
       outDirs[variant] = await mkdtemp(join(tmpdir(), "spi-edge-cli-"));
       const dataDir = built[variant].dataDir;
       await run(

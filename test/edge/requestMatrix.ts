@@ -1,6 +1,6 @@
 import { digestOfKey } from "../../src/edge/apiKeys.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
-import { BUILD_NOW, OVERRIDE_KEY, VALID_KEYS } from "./builtSite.js";
+import { BUILD_NOW, OVERRIDE_KEY, OWN_HOST, VALID_KEYS } from "./builtSite.js";
 
 /**
  * One request matrix for every way the rules run (directly, preview server, workerd). Each row
@@ -9,15 +9,15 @@ import { BUILD_NOW, OVERRIDE_KEY, VALID_KEYS } from "./builtSite.js";
 
 const HOST = "rdns.aareradio.example";
 const si = `/${OPEN_SI_PATH}`;
-const pi = (service: string, date: string) =>
-  `/radiodns/spi/3.1/id/${HOST}/${service}/${date}_PI.xml`;
+const pi = (service: string, date: string, host = HOST) =>
+  `/radiodns/spi/3.1/id/${host}/${service}/${date}_PI.xml`;
 const piFile = (service: string, date: string) => pi(service, date).slice(1);
 
 const byBearer = (serviceIdentifier: string, date: string) =>
   `/radiodns/spi/3.1/${serviceIdentifier}/${date}_PI.xml`;
 
-/** The example data as built, and the same data with `discovery.pi: open`. */
-export type SiteName = "keyed" | "openPi";
+/** The example data as built, with `discovery.pi: open`, and with klassik on its own host. */
+export type SiteName = "keyed" | "openPi" | "ownHost";
 
 /** A deployment's situation: its clock and whether it sets the API_KEY_SHA256 secret. */
 export interface Setup {
@@ -51,6 +51,8 @@ export const SETUPS = {
   openPi: { now: BUILD_NOW, site: "openPi" },
   /** The secret holds a plain key instead of its digest: no key can be checked. */
   brokenSecret: { now: BUILD_NOW, apiKeySha256: OVERRIDE_KEY },
+  /** Aare Klassik has its own RadioDNS FQDN and serviceIdentifier (builtSite.ts OWN_HOST). */
+  ownHost: { now: BUILD_NOW, site: "ownHost" },
 } satisfies Record<string, Setup>;
 
 export type SetupName = keyof typeof SETUPS;
@@ -255,6 +257,59 @@ row("PI key over https", pi("news", TODAY), piOk("news", TODAY), {
   origin: "https://spi.example",
   headers: key(KEY),
 });
+
+// A service on its own Authoritative FQDN: its PI is there, under its own serviceIdentifier,
+// and nowhere under the provider's radiodnsHost; the others stay where they were.
+{
+  const { fqdn, serviceIdentifier } = OWN_HOST;
+  const own = (date: string) => pi(serviceIdentifier, date, fqdn);
+  const ownOk: Expected = { status: 200, file: own(TODAY).slice(1), vary: true };
+  const setup = "ownHost";
+  row("own host: PI under its FQDN", own(TODAY), ownOk, { setup, headers: key(KEY) });
+  row("own host: PI HEAD under its FQDN", own(TODAY), ownOk, {
+    setup,
+    method: "HEAD",
+    headers: key(KEY),
+  });
+  row("own host: PI under its FQDN without a key", own(TODAY), err(401, "key-required"), {
+    setup,
+  });
+  row("own host: PI under its FQDN, outside the window", own("20261201"), err(404, "not-found"), {
+    setup,
+    headers: key(KEY),
+  });
+  row("own host: PI by its DAB bearer", byBearer("dab/4e1/4fe1/4e03/0", TODAY), ownOk, {
+    setup,
+    headers: key(KEY),
+  });
+  row("own host: its id under the provider's host", pi("klassik", TODAY), err(404, "not-found"), {
+    setup,
+    headers: key(KEY),
+  });
+  row(
+    "own host: its serviceIdentifier under the provider's host",
+    pi(serviceIdentifier, TODAY),
+    err(404, "not-found"),
+    { setup, headers: key(KEY) },
+  );
+  row("own host: its id under its FQDN", pi("klassik", TODAY, fqdn), err(404, "not-found"), {
+    setup,
+    headers: key(KEY),
+  });
+  row("own host: another service under its FQDN", pi("news", TODAY, fqdn), err(404, "not-found"), {
+    setup,
+    headers: key(KEY),
+  });
+  row(
+    "own host: another service under the provider's host",
+    pi("news", TODAY),
+    piOk("news", TODAY),
+    {
+      setup,
+      headers: key(KEY),
+    },
+  );
+}
 
 // The window: today−7 … today+7 in Zurich at request time; the build published ±8.
 const windowRows: [SetupName, string, number][] = [

@@ -60,7 +60,16 @@ const service = fc.record({
     { maxLength: 2 },
   ),
   fm: fc.boolean(),
+  // Its own RadioDNS FQDN and serviceIdentifier, or the provider's host and its id (issue 25).
+  fqdn: fc.option(fc.constantFrom("a.test.example", "b.test.example"), { nil: undefined }),
+  serviceIdentifier: fc.option(fc.constantFrom("shared", "s0"), { nil: undefined }),
 });
+
+/** Where service `index` publishes: two services never share a (fqdn, serviceIdentifier). */
+const radiodnsKeyOf = (generated: GeneratedService, index: number) =>
+  `${generated.fqdn ?? "rdns.test.example"}/${generated.serviceIdentifier ?? `s${index}`}`;
+const distinctRadiodns = (services: GeneratedService[]) =>
+  new Set(services.map(radiodnsKeyOf)).size === services.length;
 
 type GeneratedService = typeof service extends fc.Arbitrary<infer T> ? T : never;
 
@@ -81,8 +90,15 @@ async function writeDataFolder(folder: string, services: GeneratedService[]): Pr
             : "application/vnd.apple.mpegurl",
       ...(stream.bitrate !== undefined ? { bitrate: stream.bitrate } : {}),
     }));
+    const radiodns = {
+      ...(generated.fqdn ? { fqdn: generated.fqdn } : {}),
+      ...(generated.serviceIdentifier ? { serviceIdentifier: generated.serviceIdentifier } : {}),
+    };
     const own = serviceFile
-      .replace(/^id: one$/m, `id: ${id}`)
+      .replace(
+        /^id: one$/m,
+        `id: ${id}${Object.keys(radiodns).length > 0 ? `\nradiodns: ${JSON.stringify(radiodns)}` : ""}`,
+      )
       .replace(
         /^name: .*$/m,
         `name: ${JSON.stringify({ short: generated.short, long: generated.long })}`,
@@ -139,7 +155,7 @@ function servicesOf(xml: string): string[] {
   let text = "";
   parser.onopentag = (tag) => {
     if (tag.name === "service") current = [];
-    else if (current && /^(bearer|genre)$/.test(tag.name))
+    else if (current && /^(bearer|genre|radiodns)$/.test(tag.name))
       current.push(`${tag.name} ${JSON.stringify(tag.attributes)}`);
     text = "";
   };
@@ -161,43 +177,46 @@ describe("a site spi-static builds, imported and built again", () => {
   it("has the same programmes and services", async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(service, { minLength: 1, maxLength: 3 }), async (services) => {
-        const work = join(root, String(run++));
-        const data = join(work, "data");
-        await writeDataFolder(data, services);
-        const keys = { keysList: KEY };
-        await buildSite({ dataDir: data, outDir: join(work, "out"), now: NOW, keys });
-        const result = await importToDataFolder({
-          from: { files: [join(work, "out")] },
-          dataDir: join(work, "imported"),
-          timeZone: "Europe/Zurich",
-          now: NOW,
-          force: false,
-        });
-        expect(result.problems.filter((p) => p.severity === "error")).toEqual([]);
-        await buildSite({
-          dataDir: join(work, "imported"),
-          outDir: join(work, "again"),
-          now: NOW,
-          keys,
-        });
-        const [before, after] = await Promise.all(
-          ["out", "again"].map((out) => siteProgrammes(join(work, out))),
-        );
-        expect([...(after?.keys() ?? [])].sort()).toEqual([...(before?.keys() ?? [])].sort());
-        expect(before?.size).toBe(services.length);
-        for (const [id, programmes] of before ?? []) {
-          expect(programmes.length, id).toBeGreaterThan(16);
-          expect(normalised(after?.get(id)), id).toEqual(normalised(programmes));
-        }
-        for (const path of ["radiodns/spi/3.1/SI.xml", "_keyed/radiodns/spi/3.1/SI.xml"]) {
-          const [original, rebuilt] = await Promise.all(
-            ["out", "again"].map((out) => readFile(join(work, out, path), "utf8")),
+      fc.asyncProperty(
+        fc.array(service, { minLength: 1, maxLength: 3 }).filter(distinctRadiodns),
+        async (services) => {
+          const work = join(root, String(run++));
+          const data = join(work, "data");
+          await writeDataFolder(data, services);
+          const keys = { keysList: KEY };
+          await buildSite({ dataDir: data, outDir: join(work, "out"), now: NOW, keys });
+          const result = await importToDataFolder({
+            from: { files: [join(work, "out")] },
+            dataDir: join(work, "imported"),
+            timeZone: "Europe/Zurich",
+            now: NOW,
+            force: false,
+          });
+          expect(result.problems.filter((p) => p.severity === "error")).toEqual([]);
+          await buildSite({
+            dataDir: join(work, "imported"),
+            outDir: join(work, "again"),
+            now: NOW,
+            keys,
+          });
+          const [before, after] = await Promise.all(
+            ["out", "again"].map((out) => siteProgrammes(join(work, out), true)),
           );
-          expect(servicesOf(rebuilt ?? ""), path).toEqual(servicesOf(original ?? ""));
-        }
-        await rm(work, { recursive: true, force: true });
-      }),
+          expect([...(after?.keys() ?? [])].sort()).toEqual([...(before?.keys() ?? [])].sort());
+          expect(before?.size).toBe(services.length);
+          for (const [id, programmes] of before ?? []) {
+            expect(programmes.length, id).toBeGreaterThan(16);
+            expect(normalised(after?.get(id)), id).toEqual(normalised(programmes));
+          }
+          for (const path of ["radiodns/spi/3.1/SI.xml", "_keyed/radiodns/spi/3.1/SI.xml"]) {
+            const [original, rebuilt] = await Promise.all(
+              ["out", "again"].map((out) => readFile(join(work, out, path), "utf8")),
+            );
+            expect(servicesOf(rebuilt ?? ""), path).toEqual(servicesOf(original ?? ""));
+          }
+          await rm(work, { recursive: true, force: true });
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -103,11 +103,18 @@ export function programmeFactsOf(xml: string): ProgrammeFacts[] {
 }
 
 /** Every service's programmes in a built site, by service id, each once, in order of start. */
-export async function siteProgrammes(outDir: string): Promise<Map<string, ProgrammeFacts[]>> {
+export async function siteProgrammes(
+  outDir: string,
+  /** Key by `<fqdn>/<serviceIdentifier>`, for sites whose services have their own FQDNs. */
+  withFqdn = false,
+): Promise<Map<string, ProgrammeFacts[]>> {
   const byService = new Map<string, Map<string, ProgrammeFacts>>();
   const entries = await readdir(join(outDir, "radiodns/spi/3.1/id"), { recursive: true });
   for (const entry of entries.filter((e) => e.endsWith("_PI.xml")).sort()) {
-    const serviceId = entry.split("/").at(-2) ?? "";
+    const serviceId = entry
+      .split("/")
+      .slice(withFqdn ? -3 : -2, -1)
+      .join("/");
     const programmes = byService.get(serviceId) ?? new Map<string, ProgrammeFacts>();
     byService.set(serviceId, programmes);
     const xml = await readFile(join(outDir, "radiodns/spi/3.1/id", entry), "utf8");

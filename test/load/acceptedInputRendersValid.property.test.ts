@@ -405,6 +405,17 @@ const service = (id: string) =>
         { requiredKeys: [] },
       ),
       streams: fc.array(stream, { maxLength: 2 }),
+      // Its own RadioDNS FQDN and serviceIdentifier (issue 25): both services may pick one pair.
+      radiodns: fc.record(
+        {
+          fqdn: mostly(
+            oneOf("own.test.example", "rdns.test.example", "xn--bcher-kva.example"),
+            oneOf("192.0.2.9", "Own.Example", "own_host.example"),
+          ),
+          serviceIdentifier: mostly(oneOf("one", "two", "shared"), oneOf("a/b", "", "Upper")),
+        },
+        { requiredKeys: [] },
+      ),
     },
     { requiredKeys: ["id", "name", "genres", "namesInProviderLanguage"] },
   );

@@ -9,6 +9,7 @@ function broadcaster(): Broadcaster {
   const pop = makeService({ daily: ["00:00 music"] });
   Object.assign(pop, {
     id: "pop",
+    radiodns: { fqdn: "rdns.radio.example", serviceIdentifier: "pop" },
     logos: [
       {
         url: "https://img.radio.example/pop/32.png",
@@ -54,6 +55,8 @@ function broadcaster(): Broadcaster {
   const klassik = makeService({ daily: ["00:00 musik"] });
   Object.assign(klassik, {
     id: "klassik",
+    // Its own Authoritative FQDN and serviceIdentifier (issue 25).
+    radiodns: { fqdn: "klassik.radio.example", serviceIdentifier: "classics" },
     language: "de",
     name: { short: "Klassik", long: "Radio Klassik" },
     description: { short: "Klassische Musik." },
@@ -139,6 +142,14 @@ describe("renderServiceInformation", () => {
     expect(open).toContain('<radiodns fqdn="rdns.radio.example" serviceIdentifier="pop"/>');
     expect(open).toContain("<keywords>pop, charts</keywords>");
     expect(open).toContain('<bearer id="fm:4e1.4e02.10170" cost="50"/>');
+  });
+
+  it("names a service's own FQDN and serviceIdentifier, not the provider's host and its id", () => {
+    expect(open).toContain('<radiodns fqdn="klassik.radio.example" serviceIdentifier="classics"/>');
+    expect(open).not.toContain('serviceIdentifier="klassik"');
+    expect(keyed).toContain(
+      '<radiodns fqdn="klassik.radio.example" serviceIdentifier="classics"/>',
+    );
   });
 
   it("writes geolocations as geoRSS lists, latitude first, and a DAB bearer's bitrate", () => {

@@ -43,9 +43,9 @@ function gappyService(): Service {
   };
 }
 
-function model(now: string, problems: InputProblem[] = []) {
+function model(now: string, problems: InputProblem[] = [], services = [gappyService()]) {
   const at = Date.parse(now);
-  const broadcaster = { provider: makeProvider(), services: [gappyService()] };
+  const broadcaster = { provider: makeProvider(), services };
   const { scheduled } = scheduleBroadcaster(broadcaster, at);
   if (!scheduled) throw new Error("the test service does not lay out");
   return epgModel({
@@ -75,6 +75,14 @@ describe("the EPG model", () => {
     expect(row.hours).toBe(24);
     expect(row.offsets).toBe("UTC+01:00");
     expect(row.piPath).toMatch(/\/test\/20261123_PI\.xml$/);
+  });
+
+  it("links each day to the PI document under the service's own FQDN and serviceIdentifier", () => {
+    const radiodns = { fqdn: "own.radio.example", serviceIdentifier: "mine" };
+    const epg = model("2026-11-23T08:00:00Z", [], [{ ...gappyService(), radiodns }]);
+    expect(rowOf(epg, "2026-11-23").piPath).toBe(
+      "/radiodns/spi/3.1/id/own.radio.example/mine/20261123_PI.xml",
+    );
   });
 
   it("marks specials and dated days, and the parts of programmes that cross midnight", () => {

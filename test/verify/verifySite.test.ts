@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -125,7 +125,10 @@ describe("verify against the preview server", () => {
     await buildSite({ dataDir: DATA_DIR, outDir: swappedOut, now: NOW, keys: { keysList: KEY } });
     const worker = join(swappedOut, "_worker.js");
     const text = await readFile(worker, "utf8");
-    const swapped = text.replace('"fm/4e1/4e02/10170": "pop"', '"fm/4e1/4e02/10170": "news"');
+    const swapped = text.replace(
+      '"fm/4e1/4e02/10170": "rdns.aareradio.example/pop"',
+      '"fm/4e1/4e02/10170": "rdns.aareradio.example/news"',
+    );
     expect(swapped).not.toBe(text);
     await writeFile(worker, swapped);
     const { origin } = await preview({ outDir: swappedOut });
@@ -134,6 +137,30 @@ describe("verify against the preview server", () => {
     expect(report.checks.find((c) => !c.ok)?.detail).toBe(
       "/radiodns/spi/3.1/fm/4e1/4e02/10170/20261123_PI.xml differs from the id/ path",
     );
+  });
+
+  it("checks each service's PI under its own FQDN and serviceIdentifier (test/fixtures/own-hosts)", async () => {
+    const ownOut = await mkdtemp(join(tmpdir(), "spi-verify-own-hosts-"));
+    const dataDir = "test/fixtures/own-hosts";
+    await buildSite({ dataDir, outDir: ownOut, now: NOW, keys: { keysList: KEY } });
+    const { origin } = await preview({ outDir: ownOut });
+    const report = await verifySite({ baseUrl: origin, key: KEY, now: NOW });
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining([
+        "PI for rdns.test.example/one, today (20261123)",
+        "PI for two.test.example/one, today (20261123)",
+        "PI for two, today (20261123)",
+        "PI by bearer path, today (20261123)",
+      ]),
+    );
+    // Gone from its own FQDN, the service's PI fails there, whatever the provider's host holds.
+    await rm(join(ownOut, programmeInformationPath("two.test.example", "two", "2026-11-23")));
+    const broken = await verifySite({ baseUrl: origin, key: KEY, now: NOW });
+    expect(failed(broken)).toEqual([
+      "PI for two, today (20261123)",
+      "PI by bearer path, today (20261123)",
+    ]);
   });
 
   it("with --open-pi, checks PI without a key, bearer paths included", async () => {

@@ -48,6 +48,8 @@ function createEdgeWorker(site) {
     const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3}|hd(\/[^/]+){2}|(drm|amss)\/[^/]+)$/;
     const bearerServices = new Map(Object.entries(site.bearerServices));
     const services = new Set(site.serviceIds);
+    /** The FQDNs PI is published under; a path under any other is no document of ours. */
+    const hosts = new Set(site.serviceIds.map((service) => service.split("/")[0]));
     const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
         timeZone: site.timeZone,
         year: "numeric",
@@ -68,13 +70,14 @@ function createEdgeWorker(site) {
             return bearerRoute(pathname);
         }
         const rest = pathname.slice(piUrlPrefix.length, pathname.length - piSuffix.length);
-        const split = rest.indexOf(piBetween);
-        if (split < 1)
-            return { kind: "none" };
+        const split = rest.lastIndexOf(piBetween);
         const service = rest.slice(0, split);
         const date = rest.slice(split + piBetween.length);
-        if (service.includes("/") || date.includes("/"))
+        // `<fqdn>/<serviceIdentifier>`, both parts present, under an FQDN of ours.
+        const parts = service.split("/");
+        if (split < 1 || parts.length !== 2 || parts[1] === "" || !hosts.has(parts[0])) {
             return { kind: "none" };
+        }
         return { kind: "pi", service, date };
     }
     /**
@@ -342,28 +345,28 @@ function createEdgeWorker(site) {
 export default createEdgeWorker({
   "openSiPath": "radiodns/spi/3.1/SI.xml",
   "keyedSiPath": "_keyed/radiodns/spi/3.1/SI.xml",
-  "piPathTemplate": "radiodns/spi/3.1/id/rdns.aareradio.example/{service}/{date}_PI.xml",
+  "piPathTemplate": "radiodns/spi/3.1/id/{service}/{date}_PI.xml",
   "bearerPiPathTemplate": "radiodns/spi/3.1/{bearer}/{date}_PI.xml",
   "bearerServices": {
-    "dab/4e1/4fe2/4e04/0": "bern",
-    "fm/4e1/4e04/09650": "bern",
-    "fm/ch/4e04/09650": "bern",
-    "fm/4e1/4e04/10360": "bern",
-    "fm/ch/4e04/10360": "bern",
-    "dab/4e1/4fe1/4e03/0": "klassik",
-    "dab/4e1/4fe1/4e01/0": "news",
-    "fm/4e1/4e01/09580": "news",
-    "fm/ch/4e01/09580": "news",
-    "dab/4e1/4fe1/4e02/0": "pop",
-    "fm/4e1/4e02/10170": "pop",
-    "fm/ch/4e02/10170": "pop"
+    "dab/4e1/4fe2/4e04/0": "rdns.aareradio.example/bern",
+    "fm/4e1/4e04/09650": "rdns.aareradio.example/bern",
+    "fm/ch/4e04/09650": "rdns.aareradio.example/bern",
+    "fm/4e1/4e04/10360": "rdns.aareradio.example/bern",
+    "fm/ch/4e04/10360": "rdns.aareradio.example/bern",
+    "dab/4e1/4fe1/4e03/0": "rdns.aareradio.example/klassik",
+    "dab/4e1/4fe1/4e01/0": "rdns.aareradio.example/news",
+    "fm/4e1/4e01/09580": "rdns.aareradio.example/news",
+    "fm/ch/4e01/09580": "rdns.aareradio.example/news",
+    "dab/4e1/4fe1/4e02/0": "rdns.aareradio.example/pop",
+    "fm/4e1/4e02/10170": "rdns.aareradio.example/pop",
+    "fm/ch/4e02/10170": "rdns.aareradio.example/pop"
   },
   "serviceIds": [
-    "bern",
-    "klassik",
-    "lounge",
-    "news",
-    "pop"
+    "rdns.aareradio.example/bern",
+    "rdns.aareradio.example/klassik",
+    "rdns.aareradio.example/lounge",
+    "rdns.aareradio.example/news",
+    "rdns.aareradio.example/pop"
   ],
   "openPi": false,
   "timeZone": "Europe/Zurich",
