@@ -24,6 +24,7 @@ import {
   SETUPS,
   type Setup,
   type SetupName,
+  type SiteName,
 } from "../edge/requestMatrix.js";
 import {
   freePort,
@@ -45,7 +46,7 @@ interface Ports {
   http: number;
   https: number;
 }
-let built: Record<"keyed" | "openPi", BuiltSite>;
+let built: Record<SiteName, BuiltSite>;
 let nginx: RunningNginx | undefined;
 let work: string;
 let cliPort: number;
@@ -60,7 +61,11 @@ const siteOf = (setup: SetupName) => built[setupOf(setup).site ?? "keyed"];
 
 describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx writes", () => {
   beforeAll(async () => {
-    built = { keyed: await buildTestSite("keyed"), openPi: await buildTestSite("openPi") };
+    built = {
+      keyed: await buildTestSite("keyed"),
+      openPi: await buildTestSite("openPi"),
+      ownHost: await buildTestSite("ownHost"),
+    };
     work = await mkdtemp(join(tmpdir(), "spi-nginx-files-"));
     const { cert, key } = await selfSignedCertificate(work);
     const servers: string[] = [];
