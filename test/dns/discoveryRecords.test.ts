@@ -99,8 +99,18 @@ describe("the DNS records radios need", () => {
     const records = discoveryRecordsOf({
       provider: makeProvider({ discovery: { ...DISCOVERY, fmCountry: "ch" } }),
       services: [
-        { id: "bern", bearers: [{ id: "fm:4e1.4e01.09580", cost: 50 }], fmCountry: "ch" },
-        { id: "wnyc", bearers: [{ id: "fm:1a0.1234.09390", cost: 50 }], fmCountry: "us" },
+        {
+          id: "bern",
+          radiodns: { fqdn: "rdns.radio.example", serviceIdentifier: "bern" },
+          bearers: [{ id: "fm:4e1.4e01.09580", cost: 50 }],
+          fmCountry: "ch",
+        },
+        {
+          id: "wnyc",
+          radiodns: { fqdn: "rdns.radio.example", serviceIdentifier: "wnyc" },
+          bearers: [{ id: "fm:1a0.1234.09390", cost: 50 }],
+          fmCountry: "us",
+        },
       ] as unknown as Service[],
     });
     expect(records.lookupNames.map((l) => l.name)).toEqual([
@@ -131,7 +141,9 @@ describe("services on their own Authoritative FQDNs (test/fixtures/own-hosts)", 
     expect(records.fqdns).toEqual(["rdns.test.example", "two.test.example"]);
     expect(records.srv.map((r) => `${r.name} ${r.port} ${r.target}`)).toEqual([
       "_radiospi._tcp.rdns.test.example 443 spi.test.example",
+      "_radioepg._tcp.rdns.test.example 80 spi.test.example",
       "_radiospi._tcp.two.test.example 443 spi.test.example",
+      "_radioepg._tcp.two.test.example 80 spi.test.example",
     ]);
   });
 
