@@ -158,6 +158,23 @@ describe("an incremental build", () => {
     expect(withoutStamps(rewritten)).toEqual(withoutStamps(new Map([["pi", published]])));
   });
 
+  it("renders everything again after the runtime's time-zone data changed, as --force does", async () => {
+    const { build, tree } = await setUp();
+    await build("out", START);
+    await build("forced", START, true);
+    const tz = Object.getOwnPropertyDescriptor(process.versions, "tz");
+    Object.defineProperty(process.versions, "tz", { ...tz, value: "2099z" });
+    try {
+      const after = await build("out", START + 60_000);
+      expect(after).toMatchObject({ upToDate: false, reused: 0 });
+      expect(renderedDocuments(after)).toBe(SERVICES.length * DAYS + 2);
+      await build("forced", START + 60_000, true);
+      expect(await tree("out")).toEqual(await tree("forced"));
+    } finally {
+      if (tz) Object.defineProperty(process.versions, "tz", tz);
+    }
+  });
+
   it("writes what a build rendering everything writes, through random edits and clock moves", async () => {
     const next = random(15);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
