@@ -1,4 +1,15 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import {
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -173,6 +184,52 @@ describe("an incremental build", () => {
     } finally {
       if (tz) Object.defineProperty(process.versions, "tz", tz);
     }
+  });
+
+  it("repairs a published file edited in place with its size and mtime kept", async () => {
+    const { root, build } = await setUp();
+    await build("out", START);
+    const path = join(root, "out/radiodns/spi/3.1/id/rdns.aareradio.example/pop/20261123_PI.xml");
+    const published = await readFile(path, "utf8");
+    // Its times kept to the nanosecond, as `touch -r` keeps them.
+    const times = join(root, "times");
+    await writeFile(times, "");
+    execFileSync("touch", ["-r", path, times]);
+    const at = published.indexOf("</longName>") - 1;
+    const flipped = published[at] === "x" ? "y" : "x";
+    await writeFile(path, `${published.slice(0, at)}${flipped}${published.slice(at + 1)}`);
+    execFileSync("touch", ["-r", times, path]);
+    const edited = await stat(path, { bigint: true });
+    expect(edited.size).toBe(BigInt(Buffer.byteLength(published)));
+    const again = await build("out", START + 60_000);
+    expect(again).toMatchObject({ upToDate: false, written: 1 });
+    expect(withoutStamps(new Map([["pi", await readFile(path, "utf8")]]))).toEqual(
+      withoutStamps(new Map([["pi", published]])),
+    );
+  });
+
+  it("reuses out/ restored from a CI cache and data checked out afresh (new inodes and times)", async () => {
+    const { root, data, build, tree } = await setUp();
+    await build("out", START);
+    await build("forced", START, true);
+    /** What a fresh CI runner meets: the data checked out again, out/ restored from the cache. */
+    const asOnAFreshRunner = async () => {
+      for (const dir of [data, join(root, "out")]) {
+        await rename(dir, `${dir}-before`);
+        await cp(`${dir}-before`, dir, { recursive: true });
+        await rm(`${dir}-before`, { recursive: true });
+      }
+    };
+    await asOnAFreshRunner();
+    // The same day: found up to date by hashing, nothing rendered or written.
+    expect(await build("out", START + 60_000)).toMatchObject({ upToDate: true, written: 0 });
+    await asOnAFreshRunner();
+    const nextNight = await build("out", START + DAY_MS);
+    expect(nextNight).toMatchObject({ upToDate: false, reused: SERVICES.length * (DAYS - 1) + 2 });
+    expect(renderedDocuments(nextNight)).toBe(SERVICES.length);
+    expect(nextNight.written).toBe(SERVICES.length);
+    await build("forced", START + DAY_MS, true);
+    expect(await tree("out")).toEqual(await tree("forced"));
   });
 
   it("writes what a build rendering everything writes, through random edits and clock moves", async () => {

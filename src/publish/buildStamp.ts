@@ -1,13 +1,13 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileState } from "./fileState.js";
+import { type SeenFile, seeFile, seeUnchanged } from "../load/fileState.js";
 import { STAMP_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
  * What a complete, error-free build leaves behind so that the next one can tell it has nothing
- * to do: the fingerprint of its inputs, the local day it was built for, and each file's size and
- * modification time. `report` is the build's summary, to be repeated (warnings included).
+ * to do: the fingerprint of its inputs, the local day it was built for, and each file's state and
+ * digest (load/fileState.ts). `report` is the build's summary, to be repeated (warnings included).
  */
 export interface BuildStamp<Report> {
   inputs: string;
@@ -18,7 +18,7 @@ export interface BuildStamp<Report> {
 }
 
 interface StampFile<Report> extends BuildStamp<Report> {
-  files: Record<string, string>;
+  files: Record<string, [state: string, digest: string]>;
 }
 
 /** A build that might change files first removes the stamp: a killed build leaves none. */
@@ -27,27 +27,36 @@ export function forgetBuildStamp(outDir: string): void {
 }
 
 /**
- * Written last, after the manifest, when every file of the build is in place. `known`: file
- * states the build already has (from the document record), so those files are not stat'ed again.
+ * Written last, after the manifest, when every file of the build is in place. `known`: files
+ * the build already knows (from the document record), so those are not read again.
  */
 export function recordBuildStamp<Report>(
   outDir: string,
   stamp: BuildStamp<Report>,
   paths: Iterable<string>,
-  known: ReadonlyMap<string, string> = new Map(),
+  known: ReadonlyMap<string, SeenFile> = new Map(),
 ): void {
-  const files: Record<string, string> = {};
+  const files: StampFile<Report>["files"] = {};
   for (const path of [...paths].sort()) {
-    files[path] = known.get(path) ?? fileState(join(outDir, path)) ?? "";
+    const file = known.get(path) ?? seeFile(join(outDir, path));
+    files[path] = [file?.state ?? "", file?.digest ?? ""];
   }
-  const record: StampFile<Report> = { ...stamp, files };
-  writeFileAtomically(join(outDir, STAMP_PATH), `${JSON.stringify(record)}\n`);
+  writeStamp(outDir, { ...stamp, files });
+}
+
+function writeStamp<Report>(outDir: string, stamp: StampFile<Report>): void {
+  writeFileAtomically(join(outDir, STAMP_PATH), `${JSON.stringify(stamp)}\n`);
 }
 
 export interface UpToDateSite<Report> {
   report: Report;
   /** The site paths the build published. */
   files: string[];
+  /**
+   * Files found the same by their bytes (new inodes after a restore, or not settled when
+   * stamped) have a state to trust now: writing it spares the next check their hashing.
+   */
+  refresh: (() => void) | undefined;
 }
 
 /**
@@ -83,14 +92,23 @@ export function readUpToDateSite<Report>(
     return undefined;
   }
   const paths = Object.keys(stamp.files ?? {});
+  let learned = false;
   for (const path of paths) {
-    const state = fileState(join(outDir, path));
-    if (state !== stamp.files[path]) {
-      rebuild(
-        `${path} is not as the last build left it (size mtime inode ${state ?? "missing"}, was ${stamp.files[path]})`,
-      );
+    const entry = stamp.files[path];
+    const [state, digest] = Array.isArray(entry) ? entry.map(String) : [];
+    const seen = seeUnchanged(join(outDir, path), { state: state ?? "", digest: digest ?? "" });
+    if (!seen) {
+      rebuild(`${path} is not as the last build left it (changed, gone or replaced)`);
       return undefined;
     }
+    if (seen.state !== state) {
+      stamp.files[path] = [seen.state, seen.digest];
+      learned = true;
+    }
   }
-  return { report: stamp.report, files: paths };
+  return {
+    report: stamp.report,
+    files: paths,
+    refresh: learned ? () => writeStamp(outDir, stamp) : undefined,
+  };
 }

@@ -1,5 +1,6 @@
 import { debug } from "../debug/debugLog.js";
-import { fileIdentity, type KnownDigests, SETTLED_MS } from "../load/knownDigests.js";
+import { settledBy } from "../load/fileState.js";
+import { fileIdentity, type KnownDigests } from "../load/knownDigests.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
 import { DIGESTS_PATH, readShortcutRecord, writeShortcutRecord } from "./stateFolder.js";
 
@@ -33,8 +34,7 @@ export function openDigestRecord(outDir: string, startedAt: number): DigestRecor
     },
     note(stats, digest) {
       counts.hashed++;
-      const changed = Math.max(Number(stats.mtimeMs), Number(stats.ctimeMs));
-      if (changed >= startedAt - SETTLED_MS) return;
+      if (!settledBy(stats, startedAt)) return;
       const { id, state } = fileIdentity(stats);
       kept[id] = [state, digest];
     },

@@ -1,27 +1,28 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import type { SeenFile } from "../load/fileState.js";
 import { DOCUMENTS_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
  * What each published document was made from: its inputs (a digest, see
- * render/documentInputs.ts) and the state of its file when the build that recorded it ended.
- * A later build whose inputs for a document are the same, and whose file is still in that
- * state, leaves the document as it is without rendering it: a full build would render the same
- * bytes apart from creationTime, and so keep the file too. Written after every complete build;
- * a build killed midway leaves the last record, in which every file it replaced or removed no
- * longer matches its state (a replaced file has a new inode), so those documents are rendered.
+ * render/documentInputs.ts) and its file's state and digest (load/fileState.ts) when the build
+ * that recorded it ended. A later build whose inputs for a document are the same, and whose file
+ * is still that file (by its state, or else by its bytes), leaves the document as it is without
+ * rendering it: a full build would render the same bytes apart from creationTime, and so keep
+ * the file too. Written after every complete build; a build killed midway leaves the last
+ * record, in which every file it replaced or removed no longer matches, so those are rendered.
  */
 export interface RecordedInputs {
   inputs: string;
-  /** fileState() of the published file. */
-  file: string;
+  /** The published file, as the build that recorded it left it. */
+  file: SeenFile;
 }
 
 export type InputsRecord = Map<string, RecordedInputs>;
 
 interface RecordFile {
-  documents: Record<string, [inputs: string, file: string]>;
+  documents: Record<string, [inputs: string, state: string, digest: string]>;
 }
 
 /** The last complete build's record; empty when there is none or it cannot be read. */
@@ -35,8 +36,9 @@ export function readInputsRecord(outDir: string): InputsRecord {
     return record;
   }
   for (const [path, entry] of Object.entries(parsed.documents ?? {})) {
-    if (Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string") {
-      record.set(path, { inputs: entry[0], file: entry[1] });
+    if (Array.isArray(entry) && entry.every((part) => typeof part === "string")) {
+      const [inputs = "", state = "", digest = ""] = entry;
+      if (/^[0-9a-f]{64}$/.test(digest)) record.set(path, { inputs, file: { state, digest } });
     }
   }
   return record;
@@ -50,7 +52,7 @@ export function writeInputsRecord(outDir: string, record: InputsRecord): void {
   }
   const documents: RecordFile["documents"] = {};
   for (const [path, { inputs, file }] of [...record].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    documents[path] = [inputs, file];
+    documents[path] = [inputs, file.state, file.digest];
   }
   writeFileAtomically(join(outDir, DOCUMENTS_PATH), `${JSON.stringify({ documents })}\n`);
 }

@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
+import { type SeenFile, seeUnchanged, trustedState } from "../load/fileState.js";
 import type { PlannedDocument, SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import {
@@ -11,7 +13,6 @@ import {
   type UpToDateSite,
 } from "./buildStamp.js";
 import { DocumentVersions } from "./documentVersions.js";
-import { fileState, stateOf } from "./fileState.js";
 import { type InputsRecord, readInputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
 import { PublishError } from "./publishError.js";
@@ -187,6 +188,11 @@ export async function findUpToDateSite<Report>(
       "stamp",
       () => `${outDir} is up to date: ${site.files.length} files as the last build left them`,
     );
+    try {
+      site.refresh?.();
+    } catch (error) {
+      debug("stamp", () => `${STAMP_PATH} not refreshed (${(error as Error).message})`);
+    }
     const published = new Set(site.files);
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     return { ...site, foreign: contents.files.filter((path) => !published.has(path)) };
@@ -251,13 +257,12 @@ function startRender(
   const inputs = "inputs" in document ? document.inputs : undefined;
   if (!("render" in document)) return { path: document.path, rendered: document.content, inputs };
   const before = recorded.get(document.path);
-  if (
-    before !== undefined &&
-    before.inputs === inputs &&
-    !versions.journaled(document.path) &&
-    fileState(join(outDir, document.path)) === before.file
-  ) {
-    record.set(document.path, before);
+  const file =
+    before !== undefined && before.inputs === inputs && !versions.journaled(document.path)
+      ? seeUnchanged(join(outDir, document.path), before.file)
+      : undefined;
+  if (file) {
+    record.set(document.path, { inputs: before?.inputs ?? "", file });
     progress.reused++;
     progress.unchanged++;
     return undefined;
@@ -295,7 +300,7 @@ function compareWithPublished(
   const current = readPublished(join(outDir, path));
   const settled = versions.settle(path, rendered, current?.bytes);
   if (!settled.changed) {
-    if (inputs !== undefined && current) record.set(path, { inputs, file: current.state });
+    if (inputs !== undefined && current) record.set(path, { inputs, file: current.file });
     progress.unchanged++;
     return undefined;
   }
@@ -321,10 +326,9 @@ function writeBatch(
   for (const { path, content, inputs } of batch) {
     const target = join(outDir, path);
     attempt(target, "write", () => writeFileAtomically(target, content));
-    if (inputs !== undefined) {
-      const file = fileState(target);
-      if (file !== undefined) record.set(path, { inputs, file });
-    }
+    // Just written, so not settled: its state is trusted only once a later build saw it settle.
+    const digest = createHash("sha256").update(content).digest("hex");
+    if (inputs !== undefined) record.set(path, { inputs, file: { state: "", digest } });
     progress.written++;
   }
 }
@@ -334,7 +338,7 @@ function writeBatch(
  * FIFO (one may appear after the scan): anything but a regular file stops the build. Otherwise
  * unreadable counts as changed: the write then fails with the precise reason, or succeeds.
  */
-function readPublished(path: string): { bytes: Buffer; state: string } | undefined {
+function readPublished(path: string): { bytes: Buffer; file: SeenFile } | undefined {
   let fd: number;
   try {
     fd = openSync(path, READ_FLAGS);
@@ -345,7 +349,9 @@ function readPublished(path: string): { bytes: Buffer; state: string } | undefin
   try {
     const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile()) throw notRegular(path);
-    return { bytes: readOpenFile(fd, Number(stats.size)), state: stateOf(stats) };
+    const bytes = readOpenFile(fd, Number(stats.size));
+    const digest = createHash("sha256").update(bytes).digest("hex");
+    return { bytes, file: { state: trustedState(stats), digest } };
   } catch (error) {
     if (error instanceof PublishError) throw error;
     return undefined;

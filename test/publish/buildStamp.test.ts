@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -32,7 +32,10 @@ beforeEach(async () => {
 describe("readUpToDateSite", () => {
   it("returns the stamped report for the same inputs at any time of the same local day", () => {
     for (const now of [DAY_START, DAY_START + 3_600_000, DAY_END - 1]) {
-      expect(readUpToDateSite(outDir, "a1", now)).toEqual({ report: stamp.report, files: PATHS });
+      expect(readUpToDateSite(outDir, "a1", now)).toMatchObject({
+        report: stamp.report,
+        files: PATHS,
+      });
     }
   });
 
@@ -42,12 +45,20 @@ describe("readUpToDateSite", () => {
     expect(readUpToDateSite(outDir, "a1", DAY_END)).toBeUndefined();
   });
 
-  it("refuses when a published file was rewritten, even with the same bytes, or deleted", async () => {
-    writeFileAtomically(join(outDir, PATHS[0] as string), "<x/>\n");
+  it("refuses when a published file was edited in place, even with its size and mtime kept, or deleted", async () => {
+    const path = join(outDir, PATHS[0] as string);
+    const before = await stat(path);
+    await writeFile(path, "<y/>\n");
+    await utimes(path, before.atime, before.mtime);
     expect(readUpToDateSite(outDir, "a1", DAY_START)).toBeUndefined();
     recordBuildStamp(outDir, stamp, PATHS);
     await rm(join(outDir, PATHS[1] as string));
     expect(readUpToDateSite(outDir, "a1", DAY_START)).toBeUndefined();
+  });
+
+  it("accepts a file replaced by the same bytes (a CI cache restore gives new inodes)", () => {
+    writeFileAtomically(join(outDir, PATHS[0] as string), "<x/>\n");
+    expect(readUpToDateSite(outDir, "a1", DAY_START)).toMatchObject({ files: PATHS });
   });
 
   it("refuses once a build has forgotten the stamp, and when the stamp is damaged", async () => {
