@@ -24,8 +24,6 @@ import { siteInputs, withInputs } from "./render/documentInputs.js";
 import { RenderAhead } from "./render/renderAhead.js";
 import { planSite } from "./render/renderSite.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "./site/siteContract.js";
-import { addDays } from "./time/plainDate.js";
-import { resolveWallTime } from "./time/wallClock.js";
 
 export interface BuildOptions {
   dataDir: string;
@@ -90,7 +88,8 @@ export async function buildSite({
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
-  const known = openDigestRecord(outDir, Date.now());
+  // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
+  const known = openDigestRecord(outDir, Date.now(), { readEarlier: !force });
   const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests, known });
   if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
@@ -113,7 +112,7 @@ export async function buildSite({
   }
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
   const { loadAndSchedule } = await import("./loadAndSchedule.js");
-  const cache = openInputCacheFolder(outDir, fingerprintProgram());
+  const cache = openInputCacheFolder(outDir, fingerprintProgram(), { readEarlier: !force });
   const aheadFolder = openAheadFolder(outDir);
   // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does
   // not; the documents it renders ahead wait in another, dropped either way.
@@ -187,8 +186,8 @@ export async function buildSite({
       ? undefined
       : {
           inputs,
-          validFrom: resolveWallTime(timeZone, scheduled.today, 0),
-          validUntil: resolveWallTime(timeZone, addDays(scheduled.today, 1), 0),
+          timeZone,
+          today: scheduled.today,
           report,
         };
     const published = await publishSite(outDir, documents(), {

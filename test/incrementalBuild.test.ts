@@ -232,6 +232,38 @@ describe("an incremental build", () => {
     expect(await tree("out")).toEqual(await tree("forced"));
   });
 
+  it("never publishes a damaged input cache entry, and --force reads none", async () => {
+    const { root, build, tree } = await setUp();
+    await build("out", START);
+    await build("forced", START, true);
+    // A same-length change inside the entries naming a show, as a bit flip or a bad restore makes.
+    const cacheDir = join(root, "out/_spi-static/inputs");
+    const damage = async () => {
+      let damaged = 0;
+      for (const name of await readdir(cacheDir)) {
+        const entry = await readFile(join(cacheDir, name));
+        const at = entry.indexOf("Morning Briefing", 0, "latin1");
+        if (at === -1) continue;
+        entry.write("x", at + 4, "latin1");
+        await writeFile(join(cacheDir, name), entry);
+        damaged++;
+      }
+      return damaged;
+    };
+    expect(await damage()).toBeGreaterThan(0);
+    const forced = await build("out", START + 60_000, true);
+    expect(forced.reused).toBe(0);
+    await build("forced", START + 60_000, true);
+    expect(await tree("out")).toEqual(await tree("forced"));
+    // Damaged again, read by an ordinary build: parsed again, not published.
+    expect(await damage()).toBeGreaterThan(0);
+    const next = await build("out", START + DAY_MS);
+    await build("forced", START + DAY_MS, true);
+    expect(next.reused).toBeGreaterThan(0);
+    expect(await tree("out")).toEqual(await tree("forced"));
+    expect([...(await tree("out")).values()].join("")).not.toContain("Mornxng");
+  });
+
   it("writes what a build rendering everything writes, through random edits and clock moves", async () => {
     const next = random(15);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;

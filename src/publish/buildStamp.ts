@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type SeenFile, seeFile, seeUnchanged } from "../load/fileState.js";
+import { localDateOf } from "../time/wallClock.js";
 import { STAMP_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
@@ -11,14 +13,32 @@ import { writeFileAtomically } from "./writeFileAtomically.js";
  */
 export interface BuildStamp<Report> {
   inputs: string;
-  /** The local day of the build, as UTC ms: [validFrom, validUntil). */
-  validFrom: number;
-  validUntil: number;
+  /** The provider's time zone and the local day the build was for, in it. */
+  timeZone: string;
+  today: string;
   report: Report;
 }
 
-interface StampFile<Report> extends BuildStamp<Report> {
+interface StampFile<Report> extends Omit<BuildStamp<Report>, "inputs"> {
+  /** stampCheck(): the inputs, the day and the report, so that none can be moved on alone. */
+  check: string;
   files: Record<string, [state: string, digest: string]>;
+}
+
+/**
+ * What a stamp is for: the build's inputs on its local day, with the report it repeats. A stamp
+ * is checked against the fingerprint and the day worked out again from the clock, never taken
+ * at its word: a stamp whose day was moved on (by hand, or a bad restore) no longer matches.
+ */
+function stampCheck(
+  inputs: string,
+  timeZone: unknown,
+  today: string | undefined,
+  report: unknown,
+): string {
+  return createHash("sha256")
+    .update(JSON.stringify([inputs, timeZone, today, report]))
+    .digest("hex");
 }
 
 /** A build that might change files first removes the stamp: a killed build leaves none. */
@@ -41,7 +61,9 @@ export function recordBuildStamp<Report>(
     const file = known.get(path) ?? seeFile(join(outDir, path));
     files[path] = [file?.state ?? "", file?.digest ?? ""];
   }
-  writeStamp(outDir, { ...stamp, files });
+  const { inputs, timeZone, today, report } = stamp;
+  const check = stampCheck(inputs, timeZone, today, report);
+  writeStamp(outDir, { check, timeZone, today, report, files });
 }
 
 function writeStamp<Report>(outDir: string, stamp: StampFile<Report>): void {
@@ -78,16 +100,15 @@ export function readUpToDateSite<Report>(
     rebuild(`no usable ${STAMP_PATH} (${(error as Error).message.split("\n")[0]})`);
     return undefined;
   }
-  if (stamp.inputs !== inputs) {
-    rebuild(
-      `the program, the data folder or the keys changed (fingerprint ${inputs.slice(0, 12)}, ` +
-        `last build ${String(stamp.inputs).slice(0, 12)})`,
-    );
+  const today = dayOf(stamp.timeZone, now);
+  if (today !== stamp.today) {
+    rebuild(`another local day: the last build was for ${stamp.today}, this one is for ${today}`);
     return undefined;
   }
-  if (!(stamp.validFrom <= now && now < stamp.validUntil)) {
+  if (stamp.check !== stampCheck(inputs, stamp.timeZone, today, stamp.report)) {
     rebuild(
-      `another local day: the last build was for ${new Date(stamp.validFrom).toISOString()} to ${new Date(stamp.validUntil).toISOString()}`,
+      `the program, the data folder or the keys changed (fingerprint ${inputs.slice(0, 12)}), ` +
+        "or the stamp was altered",
     );
     return undefined;
   }
@@ -111,4 +132,12 @@ export function readUpToDateSite<Report>(
     files: paths,
     refresh: learned ? () => writeStamp(outDir, stamp) : undefined,
   };
+}
+
+function dayOf(timeZone: unknown, now: number): string | undefined {
+  try {
+    return typeof timeZone === "string" ? localDateOf(timeZone, now) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -13,12 +13,17 @@ type RecordFile = Record<string, [state: string, digest: string]>;
 
 /**
  * The data files' digests (load/knownDigests.ts) in out/_spi-static/digests.json, by device and
- * inode. Written only by a build that published; one that cannot be read is only unused.
+ * inode. Written only by a build that published; one that cannot be read is only unused, and
+ * `readEarlier: false` (`--force`) uses none.
  */
-export function openDigestRecord(outDir: string, startedAt: number): DigestRecord {
+export function openDigestRecord(
+  outDir: string,
+  startedAt: number,
+  { readEarlier = true }: { readEarlier?: boolean } = {},
+): DigestRecord {
   // Never through a link or FIFO planted in the bookkeeping folder.
   refuseUnsafeEntries(outDir, scanStateFolder(outDir));
-  const recorded = readShortcutRecord<RecordFile>(outDir, DIGESTS_PATH);
+  const recorded = readEarlier ? readShortcutRecord<RecordFile>(outDir, DIGESTS_PATH) : {};
   const kept: RecordFile = {};
   const counts = { known: 0, hashed: 0 };
   return {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -14,8 +14,8 @@ const DAY_START = Date.parse("2026-11-22T23:00:00Z");
 const DAY_END = Date.parse("2026-11-23T23:00:00Z");
 const stamp: BuildStamp<{ today: string }> = {
   inputs: "a1",
-  validFrom: DAY_START,
-  validUntil: DAY_END,
+  timeZone: "Europe/Zurich",
+  today: "2026-11-23",
   report: { today: "2026-11-23" },
 };
 const PATHS = ["radiodns/spi/3.1/SI.xml", "radiodns/spi/3.1/id/h/one/20261123_PI.xml"];
@@ -59,6 +59,19 @@ describe("readUpToDateSite", () => {
   it("accepts a file replaced by the same bytes (a CI cache restore gives new inodes)", () => {
     writeFileAtomically(join(outDir, PATHS[0] as string), "<x/>\n");
     expect(readUpToDateSite(outDir, "a1", DAY_START)).toMatchObject({ files: PATHS });
+  });
+
+  it("works the day out from the clock: a stamp whose day was moved on does not stop the day roll", async () => {
+    const path = join(outDir, "_spi-static/stamp.json");
+    const moved = JSON.parse(await readFile(path, "utf8"));
+    const threeDaysOn = DAY_START + 3 * 86_400_000;
+    await writeFile(path, JSON.stringify({ ...moved, today: "2026-11-26" }));
+    expect(readUpToDateSite(outDir, "a1", threeDaysOn)).toBeUndefined();
+    const report = { today: "2026-11-26" };
+    await writeFile(path, JSON.stringify({ ...moved, today: "2026-11-26", report }));
+    expect(readUpToDateSite(outDir, "a1", threeDaysOn)).toBeUndefined();
+    await writeFile(path, JSON.stringify({ ...moved, timeZone: 5 }));
+    expect(readUpToDateSite(outDir, "a1", DAY_START)).toBeUndefined();
   });
 
   it("refuses once a build has forgotten the stamp, and when the stamp is damaged", async () => {
