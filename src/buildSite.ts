@@ -19,6 +19,7 @@ import {
   type PublishSummary,
   publishSite,
 } from "./publish/publishSite.js";
+import type { ShortcutNotes } from "./publish/stateFolder.js";
 import { withServiceEntries } from "./render/carriedServices.js";
 import { siteInputs, withInputs } from "./render/documentInputs.js";
 import { RenderAhead } from "./render/renderAhead.js";
@@ -66,6 +67,11 @@ export interface BuildSummary extends PublishSummary {
   brokenServices: string[];
   /** Those of them whose last published PI files and SI entry were kept. */
   keptServices: string[];
+  /**
+   * Records in out/_spi-static/ that only save work and were found damaged: each names the
+   * file and what was wrong; the build ignored them, did the work, and wrote them anew.
+   */
+  notes: string[];
 }
 
 /**
@@ -89,7 +95,8 @@ export async function buildSite({
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
   // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
-  const known = openDigestRecord(outDir, Date.now(), { readEarlier: !force });
+  const notes: ShortcutNotes = [];
+  const known = openDigestRecord(outDir, Date.now(), { readEarlier: !force, notes });
   const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests, known });
   if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
@@ -107,6 +114,7 @@ export async function buildSite({
       foreign: upToDate.foreign,
       brokenServices: [],
       keptServices: [],
+      notes: [],
       milliseconds: Math.round(performance.now() - started),
     };
   }
@@ -117,7 +125,7 @@ export async function buildSite({
   // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does
   // not; the documents it renders ahead wait in another, dropped either way.
   try {
-    const checkRecord = openCheckRecord(outDir, fingerprintProgram());
+    const checkRecord = openCheckRecord(outDir, fingerprintProgram(), notes);
     const recorded = force ? new Map() : readInputsRecord(outDir);
     const ahead = new RenderAhead(
       fingerprintProgram(),
@@ -195,6 +203,7 @@ export async function buildSite({
       stamp,
       keep: kept.paths,
       force,
+      notes,
     });
     // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
     cache.commit();
@@ -208,6 +217,7 @@ export async function buildSite({
       milliseconds: Math.round(performance.now() - started),
       brokenServices,
       keptServices: kept.ids,
+      notes,
     };
   } catch (error) {
     cache.abort();

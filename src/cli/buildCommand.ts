@@ -48,6 +48,7 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
   if (summary.problems.length > 0 && (!options.quiet || broken.length > 0)) {
     io.stderr(summary.problems.map(formatProblem).join("\n"));
   }
+  for (const note of summary.notes) io.stderr(`spi-static: ${note}`);
   if (broken.length > 0) {
     const kept = new Set(summary.keptServices);
     const named = broken.map((id) =>

@@ -43,7 +43,7 @@ function stampCheck(
 
 /** A build that might change files first removes the stamp: a killed build leaves none. */
 export function forgetBuildStamp(outDir: string): void {
-  rmSync(join(outDir, STAMP_PATH), { force: true });
+  rmSync(join(outDir, STAMP_PATH), { force: true, recursive: true });
 }
 
 /**
@@ -112,10 +112,15 @@ export function readUpToDateSite<Report>(
     );
     return undefined;
   }
-  const paths = Object.keys(stamp.files ?? {});
+  const { files } = stamp;
+  if (typeof files !== "object" || files === null || Object.keys(files).length === 0) {
+    rebuild(`${STAMP_PATH} lists no files`);
+    return undefined;
+  }
+  const paths = Object.keys(files);
   let learned = false;
   for (const path of paths) {
-    const entry = stamp.files[path];
+    const entry = files[path];
     const [state, digest] = Array.isArray(entry) ? entry.map(String) : [];
     const seen = seeUnchanged(join(outDir, path), { state: state ?? "", digest: digest ?? "" });
     if (!seen) {
@@ -123,7 +128,7 @@ export function readUpToDateSite<Report>(
       return undefined;
     }
     if (seen.state !== state) {
-      stamp.files[path] = [seen.state, seen.digest];
+      files[path] = [seen.state, seen.digest];
       learned = true;
     }
   }

@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Provider, Service } from "../load/broadcaster.js";
 import type { EarlierChecks, LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
-import { CHECKS_PATH, readShortcutRecord, writeShortcutRecord } from "./stateFolder.js";
+import {
+  CHECKS_PATH,
+  readShortcutRecord,
+  type ShortcutNotes,
+  writeShortcutRecord,
+} from "./stateFolder.js";
 
 /**
  * What the schedule stage found for each service, kept beside the published files so the next
@@ -18,8 +23,12 @@ export interface CheckRecord extends EarlierChecks {
 
 type RecordFile = Record<string, { key: string; check: ServiceCheck }>;
 
-export function openCheckRecord(outDir: string, program: string): CheckRecord {
-  const recorded = readShortcutRecord<RecordFile>(outDir, CHECKS_PATH);
+export function openCheckRecord(
+  outDir: string,
+  program: string,
+  notes?: ShortcutNotes,
+): CheckRecord {
+  const recorded = readShortcutRecord<RecordFile>(outDir, CHECKS_PATH, notes);
   const keyOf = (provider: Provider, service: Service, span: LayoutSpan) =>
     createHash("sha256")
       .update(

@@ -2,7 +2,12 @@ import { debug } from "../debug/debugLog.js";
 import { settledBy } from "../load/fileState.js";
 import { fileIdentity, type KnownDigests } from "../load/knownDigests.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
-import { DIGESTS_PATH, readShortcutRecord, writeShortcutRecord } from "./stateFolder.js";
+import {
+  DIGESTS_PATH,
+  readShortcutRecord,
+  type ShortcutNotes,
+  writeShortcutRecord,
+} from "./stateFolder.js";
 
 export interface DigestRecord extends KnownDigests {
   /** After a published build: keeps the digests it found or noted, for the next build. */
@@ -19,11 +24,11 @@ type RecordFile = Record<string, [state: string, digest: string]>;
 export function openDigestRecord(
   outDir: string,
   startedAt: number,
-  { readEarlier = true }: { readEarlier?: boolean } = {},
+  { readEarlier = true, notes }: { readEarlier?: boolean; notes?: ShortcutNotes } = {},
 ): DigestRecord {
   // Never through a link or FIFO planted in the bookkeeping folder.
   refuseUnsafeEntries(outDir, scanStateFolder(outDir));
-  const recorded = readEarlier ? readShortcutRecord<RecordFile>(outDir, DIGESTS_PATH) : {};
+  const recorded = readEarlier ? readShortcutRecord<RecordFile>(outDir, DIGESTS_PATH, notes) : {};
   const kept: RecordFile = {};
   const counts = { known: 0, hashed: 0 };
   return {

@@ -2,7 +2,12 @@ import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isSitePath } from "./ownershipManifest.js";
 import { contentDigest, findStamp, sameDocument, withVersion } from "./sameDocument.js";
-import { readStateFile, VERSIONS_JOURNAL_PATH, VERSIONS_PATH } from "./stateFolder.js";
+import {
+  DamagedStateError,
+  readStateFile,
+  VERSIONS_JOURNAL_PATH,
+  VERSIONS_PATH,
+} from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
@@ -60,6 +65,12 @@ export function decideVersion(
   return highest + 1;
 }
 
+const VERSIONS_REMEDY =
+  "Delete it to start over: versions then continue from those of the published files.";
+const JOURNAL_REMEDY =
+  "Delete it to go on: versions then continue from the record and the published files, " +
+  "which could repeat a version a killed build gave to a file it was writing.";
+
 export class DocumentVersions {
   private constructor(
     private readonly outDir: string,
@@ -71,31 +82,51 @@ export class DocumentVersions {
     private readonly committed: string,
   ) {}
 
-  /** The last complete build's records, with what later unfinished builds journaled on top. */
+  /**
+   * The last complete build's records, with what later unfinished builds journaled on top. A
+   * damaged file stops the build (DamagedStateError), for a version guessed could repeat; the
+   * last journal line without its newline is an append a kill cut short (its file never appeared).
+   */
   static read(outDir: string): DocumentVersions {
     const records = new Map<string, DocumentRecord>();
-    const file = readStateFile(outDir, VERSIONS_PATH) ?? "";
+    const file = readStateFile(outDir, VERSIONS_PATH, VERSIONS_REMEDY) ?? "";
     if (file !== "") {
-      let parsed: Partial<VersionsFile>;
+      const damaged = (problem: string) =>
+        new DamagedStateError(join(outDir, VERSIONS_PATH), problem, VERSIONS_REMEDY);
+      let parsed: unknown;
       try {
-        parsed = JSON.parse(file) as Partial<VersionsFile>;
+        parsed = JSON.parse(file);
       } catch {
-        throw new Error(
-          "it is not valid JSON; delete it to start over (versions then continue from the published files)",
-        );
+        throw damaged("it is not valid JSON");
       }
-      for (const [path, record] of Object.entries(parsed.documents ?? {})) {
-        if (isSitePath(path) && isRecord(record)) records.set(path, record);
+      const documents = (parsed as Partial<VersionsFile> | null)?.documents;
+      if (typeof documents !== "object" || documents === null || Array.isArray(documents)) {
+        throw damaged('it has no "documents" object');
+      }
+      for (const [path, record] of Object.entries(documents)) {
+        if (!isSitePath(path) || !isRecord(record)) {
+          throw damaged(
+            `the entry for ${JSON.stringify(path).slice(0, 120)} is not a version record`,
+          );
+        }
+        records.set(path, record);
       }
     }
     const journaled = new Map<string, number>();
-    for (const line of readStateFile(outDir, VERSIONS_JOURNAL_PATH)?.split("\n") ?? []) {
+    const lines = readStateFile(outDir, VERSIONS_JOURNAL_PATH, JOURNAL_REMEDY)?.split("\n") ?? [];
+    lines.pop();
+    for (const [i, line] of lines.entries()) {
       const space = line.indexOf(" ");
       const version = Number(line.slice(0, space));
       const path = line.slice(space + 1);
-      if (space > 0 && Number.isSafeInteger(version) && version >= 1 && isSitePath(path)) {
-        journaled.set(path, Math.max(version, journaled.get(path) ?? 0));
+      if (!(space > 0 && Number.isSafeInteger(version) && version >= 1 && isSitePath(path))) {
+        throw new DamagedStateError(
+          join(outDir, VERSIONS_JOURNAL_PATH),
+          `line ${i + 1} is not "<version> <path>"`,
+          JOURNAL_REMEDY,
+        );
       }
+      journaled.set(path, Math.max(version, journaled.get(path) ?? 0));
     }
     return new DocumentVersions(outDir, records, journaled, file);
   }

@@ -1,8 +1,12 @@
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { SeenFile } from "../load/fileState.js";
-import { DOCUMENTS_PATH } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
+import {
+  DOCUMENTS_PATH,
+  readShortcutRecord,
+  type ShortcutNotes,
+  writeShortcutRecord,
+} from "./stateFolder.js";
 
 /**
  * What each published document was made from: its inputs (a digest, see
@@ -25,17 +29,16 @@ interface RecordFile {
   documents: Record<string, [inputs: string, state: string, digest: string]>;
 }
 
-/** The last complete build's record; empty when there is none or it cannot be read. */
-export function readInputsRecord(outDir: string): InputsRecord {
+/**
+ * The last complete build's record; empty when there is none, and when it is damaged (said in
+ * `notes`): then every document is rendered and compared, as on a first build. A stale record
+ * is never wrong either: a file is reused only if it still is the file recorded.
+ */
+export function readInputsRecord(outDir: string, notes?: ShortcutNotes): InputsRecord {
   const record: InputsRecord = new Map();
-  let parsed: Partial<RecordFile>;
-  try {
-    parsed = JSON.parse(readFileSync(join(outDir, DOCUMENTS_PATH), "utf8")) as Partial<RecordFile>;
-  } catch {
-    // None yet, or damaged by hand: every document is rendered and compared, as on a first build.
-    return record;
-  }
-  for (const [path, entry] of Object.entries(parsed.documents ?? {})) {
+  const { documents } = readShortcutRecord<RecordFile>(outDir, DOCUMENTS_PATH, notes);
+  if (typeof documents !== "object" || documents === null) return record;
+  for (const [path, entry] of Object.entries(documents)) {
     if (Array.isArray(entry) && entry.every((part) => typeof part === "string")) {
       const [inputs = "", state = "", digest = ""] = entry;
       if (/^[0-9a-f]{64}$/.test(digest)) record.set(path, { inputs, file: { state, digest } });
@@ -44,15 +47,15 @@ export function readInputsRecord(outDir: string): InputsRecord {
   return record;
 }
 
-/** Replaces the record; a build of rendered documents only (no inputs) leaves none. */
+/** Replaces the record. Never fails the build: a record not written only saves less next time. */
 export function writeInputsRecord(outDir: string, record: InputsRecord): void {
   if (record.size === 0) {
-    rmSync(join(outDir, DOCUMENTS_PATH), { force: true });
+    rmSync(join(outDir, DOCUMENTS_PATH), { force: true, recursive: true });
     return;
   }
   const documents: RecordFile["documents"] = {};
   for (const [path, { inputs, file }] of [...record].sort(([a], [b]) => (a < b ? -1 : 1))) {
     documents[path] = [inputs, file.state, file.digest];
   }
-  writeFileAtomically(join(outDir, DOCUMENTS_PATH), `${JSON.stringify({ documents })}\n`);
+  writeShortcutRecord(outDir, DOCUMENTS_PATH, { documents }, "publish");
 }

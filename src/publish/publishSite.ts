@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
+import { SpiStaticError } from "../exit/spiStaticError.js";
 import { type SeenFile, seeUnchanged, trustedState } from "../load/fileState.js";
 import type { PlannedDocument, SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
@@ -19,10 +20,10 @@ import { PublishError } from "./publishError.js";
 import { removeFiles } from "./removeFiles.js";
 import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";
 import {
-  DOCUMENTS_PATH,
   JOURNAL_PATH,
   LOCK_PATH,
   MANIFEST_PATH,
+  type ShortcutNotes,
   STAMP_PATH,
   VERSIONS_JOURNAL_PATH,
   VERSIONS_PATH,
@@ -56,6 +57,8 @@ export interface PublishOptions {
   keep?: string[];
   /** Render every planned document, whatever the inputs record says (`--force`). */
   force?: boolean;
+  /** Where damaged records that only save work are said (they are ignored). */
+  notes?: ShortcutNotes;
 }
 
 /** A document as rendered, or as planned: rendered only when its inputs or its file changed. */
@@ -79,7 +82,7 @@ const HELD_BYTES = 8_000_000;
 export async function publishSite(
   outDir: string,
   documents: Iterable<PublishableDocument> | AsyncIterable<PublishableDocument>,
-  { lock, stamp, onProgress, keep = [], force = false }: PublishOptions = {},
+  { lock, stamp, onProgress, keep = [], force = false, notes }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
   const release = await lockOutputFolder(outDir, lock);
@@ -91,7 +94,7 @@ export async function publishSite(
       DocumentVersions.read(outDir),
     );
     attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
-    const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir);
+    const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir, notes);
     const batches: Batches = { outDir, owned, versions, recorded, record: new Map() };
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
     const published = new Set<string>();
@@ -135,17 +138,22 @@ export async function publishSite(
     onProgress?.(progress);
 
     for (const path of keep) if (owned.has(path)) published.add(path);
-    const removed = removeFiles(
-      outDir,
-      [...owned].filter((path) => !published.has(path)),
-    );
-    removeFiles(outDir, contents.leftovers);
-    // Listed before publishing: the owned files it held that this build dropped are gone now.
+    const stale = [...owned].filter((path) => !published.has(path));
+    // Listed before pruning: the owned files it held that this build dropped are gone after.
     const foreign = contents.files.filter((path) => !published.has(path) && !owned.has(path));
+    // The state is written before anything is pruned, the stale files still owned: a build whose
+    // state cannot be written prunes nothing, and one killed while pruning still owns what is left
+    // (a file's own version is the floor of its next, so the dropped version records lose nothing).
+    const stillOwned = [...published, ...stale];
     attempt(join(outDir, VERSIONS_PATH), "write", () => versions.commit(published));
-    attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
+    attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, stillOwned));
     const { record } = batches;
-    attempt(join(outDir, DOCUMENTS_PATH), "write", () => writeInputsRecord(outDir, record));
+    writeInputsRecord(outDir, record);
+    const removed = removeFiles(outDir, stale);
+    removeFiles(outDir, contents.leftovers);
+    if (stale.length > 0) {
+      attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
+    }
     debug(
       "publish",
       () =>
@@ -389,6 +397,6 @@ function attempt<T>(path: string, action: PublishError["action"], step: () => T)
   try {
     return step();
   } catch (error) {
-    throw error instanceof PublishError ? error : new PublishError(path, action, error);
+    throw error instanceof SpiStaticError ? error : new PublishError(path, action, error);
   }
 }
