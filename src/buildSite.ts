@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
 import { debug } from "./debug/debugLog.js";
@@ -15,11 +16,12 @@ import { readInputsRecord } from "./publish/inputsRecord.js";
 import { readKeptServices } from "./publish/keptServices.js";
 import {
   findUpToDateSite,
+  holdOutputFolder,
   type PublishOptions,
   type PublishSummary,
   publishSite,
 } from "./publish/publishSite.js";
-import type { ShortcutNotes } from "./publish/stateFolder.js";
+import { type ShortcutNotes, STATE_DIR } from "./publish/stateFolder.js";
 import { withServiceEntries } from "./render/carriedServices.js";
 import { siteInputs, withInputs } from "./render/documentInputs.js";
 import { RenderAhead } from "./render/renderAhead.js";
@@ -94,6 +96,61 @@ export async function buildSite({
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
+  // One build at a time from here to the end: every record it reads and writes (the input cache,
+  // the digests and checks included) is read and written under the lock.
+  const firstBuild = !existsSync(outDir);
+  const release = await holdOutputFolder(
+    outDir,
+    publish?.lock === "held" ? undefined : publish?.lock,
+  );
+  let failed = true;
+  try {
+    const summary = await buildLocked(started, apiKeys, {
+      dataDir,
+      outDir,
+      now,
+      publish: { ...publish, lock: "held" },
+      keepGoing,
+      force,
+      changeHost,
+      jobs,
+      onValidated,
+    });
+    failed = false;
+    return summary;
+  } finally {
+    await release();
+    // A refused first build leaves no out/ behind: all in it is what the lock's taking made.
+    if (failed && firstBuild) removeStateOnly(outDir);
+  }
+}
+
+/** Removes out/ when it holds nothing but the bookkeeping folder. */
+function removeStateOnly(outDir: string): void {
+  try {
+    const names = readdirSync(outDir);
+    if (names.some((name) => name !== STATE_DIR)) return;
+    rmSync(outDir, { recursive: true, force: true });
+  } catch {
+    // Left as it is: it holds only bookkeeping.
+  }
+}
+
+async function buildLocked(
+  started: number,
+  apiKeys: ApiKeys,
+  {
+    dataDir,
+    outDir,
+    now,
+    publish,
+    keepGoing = false,
+    force = false,
+    changeHost = false,
+    jobs,
+    onValidated,
+  }: BuildOptions,
+): Promise<BuildSummary> {
   // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
   const notes: ShortcutNotes = [];
   const known = openDigestRecord(outDir, Date.now(), { readEarlier: !force, notes });
@@ -125,7 +182,7 @@ export async function buildSite({
   // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does
   // not; the documents it renders ahead wait in another, dropped either way.
   try {
-    const checkRecord = openCheckRecord(outDir, fingerprintProgram(), notes);
+    const checkRecord = openCheckRecord(outDir, fingerprintProgram(), dataDir, notes);
     const recorded = force ? new Map() : readInputsRecord(outDir);
     const ahead = new RenderAhead(
       fingerprintProgram(),

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { cp, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -216,5 +217,30 @@ describe("a build whose inputs have not changed", () => {
     expect([...third].filter(([path]) => !path.endsWith("SI.xml"))).toEqual(
       [...second].filter(([path]) => !path.endsWith("SI.xml")),
     );
+  });
+});
+
+describe("buildSite's lock", () => {
+  it("is held from before the data is read until every record is written, and a refused first build leaves no out/", async () => {
+    const outDir = join(await mkdtemp(join(tmpdir(), "spi-build-lock-")), "out");
+    const lockPath = join(outDir, "_spi-static/build.lock");
+    let heldWhileLoading = false;
+    await buildSite({
+      dataDir,
+      outDir,
+      now: Date.parse(NOW),
+      onValidated: () => {
+        heldWhileLoading = existsSync(lockPath);
+      },
+    });
+    expect(heldWhileLoading).toBe(true);
+    expect(existsSync(lockPath)).toBe(false);
+
+    const brokenData = await mkdtemp(join(tmpdir(), "spi-build-lock-data-"));
+    const refusedOut = join(brokenData, "out");
+    await expect(
+      buildSite({ dataDir: join(brokenData, "none"), outDir: refusedOut, now: Date.parse(NOW) }),
+    ).rejects.toThrow();
+    expect(existsSync(refusedOut)).toBe(false);
   });
 });

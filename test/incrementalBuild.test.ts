@@ -264,6 +264,28 @@ describe("an incremental build", () => {
     expect([...(await tree("out")).values()].join("")).not.toContain("Mornxng");
   });
 
+  it("names the moved data folder in replayed warnings, as --force and a first build do", async () => {
+    const { root, data, tree } = await setUp();
+    await mkdir(join(data, "episodes/klassik"));
+    await writeFile(
+      join(data, "episodes/klassik/2027-w10.yaml"),
+      'episodes:\n  - date: 2027-03-02\n    start: "03:33"\n    name: { long: "Nobody airs" }\n',
+    );
+    await buildSite({ dataDir: data, outDir: join(root, "out"), now: START });
+    const moved = join(root, "moved-data");
+    await rename(data, moved);
+    const build = (outDir: string, force = false) =>
+      buildSite({ dataDir: moved, outDir: join(root, outDir), now: START + 60_000, force });
+    const after = await build("out");
+    const warned = after.problems.map((problem) => problem.file);
+    expect(warned.some((file) => file.includes("moved-data/episodes/klassik/2027-w10.yaml"))).toBe(
+      true,
+    );
+    expect(warned.filter((file) => !file.includes("moved-data"))).toEqual([]);
+    expect(after.problems).toEqual((await build("forced", true)).problems);
+    expect(withoutStamps(await tree("out"))).toEqual(withoutStamps(await tree("forced")));
+  });
+
   it("writes what a build rendering everything writes, through random edits and clock moves", async () => {
     const next = random(15);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;

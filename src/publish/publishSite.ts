@@ -48,7 +48,8 @@ export interface PublishSummary extends PublishProgress {
 }
 
 export interface PublishOptions {
-  lock?: BuildLockOptions;
+  /** How to wait for another build's lock; "held": the caller holds it (holdOutputFolder). */
+  lock?: BuildLockOptions | "held";
   /** Recorded when the build completes, so that a rebuild from the same inputs can be skipped. */
   stamp?: BuildStamp<unknown>;
   /** Called after every batch of documents, e.g. for a progress line on a terminal. */
@@ -85,7 +86,7 @@ export async function publishSite(
   { lock, stamp, onProgress, keep = [], force = false, notes }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
-  const release = await lockOutputFolder(outDir, lock);
+  const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
   try {
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     refuseUnsafeEntries(outDir, contents);
@@ -187,8 +188,8 @@ export async function findUpToDateSite<Report>(
 ): Promise<(UpToDateSite<Report> & { foreign: string[] }) | undefined> {
   refuseUnsafeStateFolder(outDir);
   const rebuild = (reason: string) => debug("stamp", () => `building ${outDir}: ${reason}`);
-  if (!readUpToDateSite(outDir, inputs, now, rebuild)) return undefined;
-  const release = await lockOutputFolder(outDir, lock);
+  if (lock !== "held" && !readUpToDateSite(outDir, inputs, now, rebuild)) return undefined;
+  const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
   try {
     const site = readUpToDateSite<Report>(outDir, inputs, now, rebuild);
     if (!site) return undefined;
@@ -220,7 +221,14 @@ function refuseUnsafeStateFolder(outDir: string): void {
   );
 }
 
-async function lockOutputFolder(outDir: string, lock: BuildLockOptions | undefined) {
+/**
+ * Takes the one-build-at-a-time lock on out/ (after checking the bookkeeping folder holds no
+ * link or FIFO); returns the function that releases it.
+ */
+export async function holdOutputFolder(
+  outDir: string,
+  lock: BuildLockOptions | undefined,
+): Promise<() => Promise<void>> {
   refuseUnsafeStateFolder(outDir);
   const lockPath = join(outDir, LOCK_PATH);
   return acquireBuildLock(lockPath, lock).catch((error: unknown) => {
