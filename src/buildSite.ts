@@ -261,6 +261,7 @@ async function buildLocked(
       keep: kept.paths,
       force,
       notes,
+      now,
     });
     // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
     cache.commit();

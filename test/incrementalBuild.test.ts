@@ -286,6 +286,58 @@ describe("an incremental build", () => {
     expect(withoutStamps(await tree("out"))).toEqual(withoutStamps(await tree("forced")));
   });
 
+  it("never repeats or lowers a version when a CI run loses its state or restores an older one", async () => {
+    const { root, data, build, tree } = await setUp();
+    /** Every SI and PI document's version and content (its stamps taken out), by path. */
+    const documentsIn = async (outDir: string) => {
+      const xml = [...(await tree(outDir))].filter(([path]) => path.endsWith(".xml"));
+      const content = withoutStamps(new Map(xml));
+      return new Map(
+        xml.map(([path, text]) => [
+          path,
+          { version: Number(/ version="(\d+)"/.exec(text)?.[1]), content: content.get(path) },
+        ]),
+      );
+    };
+    const editNews = (name: string) =>
+      edit(
+        join(data, "schedules/news.yaml"),
+        /^ +name: \{ short: [^\n]*long: (?=[A-Z])/,
+        1,
+        (m) => `${m}${name} `,
+      );
+    await build("out", START);
+    // The cache a CI run saved after last night's good build.
+    await cp(join(root, "out"), join(root, "saved"), { recursive: true });
+    await editNews("Tuesday");
+    await build("out", START + DAY_MS);
+    const handedOut = await documentsIn("out");
+    // Tonight's verify failed, so its state was never saved: tomorrow restores last night's.
+    await rm(join(root, "out"), { recursive: true });
+    await cp(join(root, "saved"), join(root, "out"), { recursive: true });
+    await editNews("Wednesday");
+    await build("out", START + 2 * DAY_MS);
+    const replayed = await documentsIn("out");
+    let changed = 0;
+    for (const [path, now] of replayed) {
+      const before = handedOut.get(path);
+      if (before === undefined) continue;
+      expect(now.version, path).toBeGreaterThanOrEqual(before.version);
+      if (now.content !== before.content) {
+        expect(now.version, path).toBeGreaterThan(before.version);
+        changed++;
+      }
+    }
+    expect(changed).toBeGreaterThan(0);
+    // The night after, the cache was evicted: no state, no out/. Every document is new again,
+    // and its version above every version handed out before.
+    await rm(join(root, "out"), { recursive: true });
+    await build("out", START + 3 * DAY_MS);
+    const evicted = [...(await documentsIn("out")).values()].map(({ version }) => version);
+    const earlier = [...handedOut.values(), ...replayed.values()].map(({ version }) => version);
+    expect(Math.min(...evicted)).toBeGreaterThan(Math.max(...earlier));
+  });
+
   it("writes what a build rendering everything writes, through random edits and clock moves", async () => {
     const next = random(15);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;

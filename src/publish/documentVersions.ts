@@ -23,7 +23,9 @@ import { writeFileAtomically } from "./writeFileAtomically.js";
  * `versions.journal` ("<version> <path>" lines): every new version is journaled before its
  * document is written, so after a build killed at any point the next one still knows the
  * highest version each path may have published, and never reuses a number for other content.
- * The published file's own version is a floor too, so a lost state folder never lowers one.
+ * The published file's own version is a floor too, so a lost state folder never lowers one, and
+ * the build's clock is the floor of a changed document's version (versionFloor), so a state lost
+ * or replayed from an older night never repeats one for other content.
  */
 export interface DocumentRecord {
   version: number;
@@ -47,14 +49,16 @@ export interface SettledDocument {
 /**
  * The version of a rendered document. Unchanged from the published file: that file's version.
  * Else one more than any version this path may have carried (recorded, published, journaled),
- * except that a file that is gone comes back under its recorded version if its content is the
- * same and no higher version was published since.
+ * and at least `floor` (the build's clock, versionFloor), except that a file that is gone comes
+ * back under its recorded version if its content is the same and no higher version was
+ * published since.
  */
 export function decideVersion(
   recorded: DocumentRecord | undefined,
   published: { version: number; same: boolean } | undefined,
   content: string,
   journaled = 0,
+  floor = 0,
 ): number {
   if (published?.same) return published.version;
   const publishedVersion = published?.version ?? 0;
@@ -62,7 +66,23 @@ export function decideVersion(
   if (recorded?.content === content && recorded.version === highest && publishedVersion === 0) {
     return recorded.version;
   }
-  return highest + 1;
+  return Math.max(highest + 1, floor);
+}
+
+/** Versions from the build's clock count seconds from here (2020-01-01T00:00:00Z). */
+export const VERSION_EPOCH = Date.UTC(2020, 0, 1);
+
+/**
+ * The least version a changed document gets from a build at `now`: the seconds since
+ * VERSION_EPOCH. Every version a build hands out is at most its own clock's (or one more than
+ * a version before it), so a later build's floor is above every version handed out before,
+ * and a lost state (a CI cache evicted, or one restored from a night whose verify failed and
+ * was never saved) can only move versions up, never repeat one for other content.
+ * (TS 102 818 asks for versions that grow by one; radios compare them for change, and a
+ * version that goes back or repeats is what would mislead them.)
+ */
+export function versionFloor(now: number): number {
+  return Math.max(0, Math.floor((now - VERSION_EPOCH) / 1000));
 }
 
 const VERSIONS_REMEDY =
@@ -80,6 +100,8 @@ export class DocumentVersions {
     private readonly journaledVersions: Map<string, number>,
     /** versions.json as read: written again only when it changes. */
     private readonly committed: string,
+    /** The least version of a changed document (versionFloor of the build's clock). */
+    private readonly floor: number,
   ) {}
 
   /**
@@ -87,7 +109,7 @@ export class DocumentVersions {
    * damaged file stops the build (DamagedStateError), for a version guessed could repeat; the
    * last journal line without its newline is an append a kill cut short (its file never appeared).
    */
-  static read(outDir: string): DocumentVersions {
+  static read(outDir: string, floor = 0): DocumentVersions {
     const records = new Map<string, DocumentRecord>();
     const file = readStateFile(outDir, VERSIONS_PATH, VERSIONS_REMEDY) ?? "";
     if (file !== "") {
@@ -128,7 +150,7 @@ export class DocumentVersions {
       }
       journaled.set(path, Math.max(version, journaled.get(path) ?? 0));
     }
-    return new DocumentVersions(outDir, records, journaled, file);
+    return new DocumentVersions(outDir, records, journaled, file, floor);
   }
 
   /** The rendered document with its version, compared with the published bytes. */
@@ -151,6 +173,7 @@ export class DocumentVersions {
       publishedStamp && { version: publishedStamp.version, same },
       content,
       this.journaledVersions.get(path),
+      this.floor,
     );
     this.records.set(path, { version, content });
     return same

@@ -13,7 +13,7 @@ import {
   recordBuildStamp,
   type UpToDateSite,
 } from "./buildStamp.js";
-import { DocumentVersions } from "./documentVersions.js";
+import { DocumentVersions, versionFloor } from "./documentVersions.js";
 import { type InputsRecord, readInputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
 import { PublishError } from "./publishError.js";
@@ -60,6 +60,11 @@ export interface PublishOptions {
   force?: boolean;
   /** Where damaged records that only save work are said (they are ignored). */
   notes?: ShortcutNotes;
+  /**
+   * The build's clock (UTC ms): a changed document's version is at least its versionFloor
+   * (documentVersions.ts). Without it, versions only grow by one from the state.
+   */
+  now?: number;
 }
 
 /** A document as rendered, or as planned: rendered only when its inputs or its file changed. */
@@ -83,7 +88,7 @@ const HELD_BYTES = 8_000_000;
 export async function publishSite(
   outDir: string,
   documents: Iterable<PublishableDocument> | AsyncIterable<PublishableDocument>,
-  { lock, stamp, onProgress, keep = [], force = false, notes }: PublishOptions = {},
+  { lock, stamp, onProgress, keep = [], force = false, notes, now }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
   const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
@@ -92,7 +97,7 @@ export async function publishSite(
     refuseUnsafeEntries(outDir, contents);
     const owned = attempt(join(outDir, MANIFEST_PATH), "read", () => readOwnedPaths(outDir));
     const versions = attempt(join(outDir, VERSIONS_PATH), "read", () =>
-      DocumentVersions.read(outDir),
+      DocumentVersions.read(outDir, now === undefined ? 0 : versionFloor(now)),
     );
     attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
     const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir, notes);
