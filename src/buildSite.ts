@@ -44,9 +44,9 @@ export interface BuildOptions {
   /** Publish under a new radiodnsHost, deleting the PI files under the old one (`--change-host`). */
   changeHost?: boolean;
   /**
-   * How many threads may work at once; 1 keeps to the main thread. Unset: data files are parsed
-   * on every core, and PI documents rendered on the main thread (render workers were not faster
-   * on the 2-core development machine: BENCHMARKS.md, issue 15).
+   * How many threads may parse data files at once; 1 keeps to the main thread. Unset: every
+   * core. Documents are rendered on the main thread (render workers were no faster on two
+   * cores: BENCHMARKS.md, issue 15; removed in issue 23).
    */
   jobs?: number | undefined;
   /** Sees the validated, laid-out data this build renders (the EPG preview shows the same). */
@@ -216,7 +216,7 @@ async function buildLocked(
       broadcaster.provider,
       broadcaster.services,
     );
-    const site = planSite(scheduled, now, documentInputs, { jobs: jobs ?? 1, ahead });
+    const site = planSite(scheduled, now, documentInputs, { ahead });
     // The edge files go last: the worker never names a service whose documents are not yet written.
     function* documents() {
       for (const document of site) {
@@ -232,7 +232,7 @@ async function buildLocked(
           yield {
             path: document.path,
             inputs: withInputs(document.inputs, carried),
-            render: async () => withServiceEntries(await document.render(), carried),
+            render: () => withServiceEntries(document.render(), carried),
           };
         }
       }

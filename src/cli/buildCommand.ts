@@ -19,7 +19,7 @@ export interface BuildOptions {
   keepGoing?: boolean | undefined;
   changeHost?: boolean | undefined;
   force?: boolean | undefined;
-  /** Threads that may parse and render at once; undefined: the machine's cores. */
+  /** Threads that may parse data files at once; undefined: the machine's cores. */
   jobs?: number | undefined;
 }
 

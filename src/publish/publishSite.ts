@@ -73,8 +73,8 @@ export type PublishableDocument = SiteDocument | PlannedDocument;
 /** Documents taken together, so the journals get one append per batch, not per file. */
 const BATCH_SIZE = 64;
 /**
- * Rendered documents held at most before they are compared and written, when none is being
- * rendered elsewhere: two batches of a 100-service build's PI documents held 60-70 MB.
+ * Rendered documents held at most before they are compared and written: a batch of a
+ * 100-service build's PI documents held 30-35 MB.
  */
 const HELD_BYTES = 8_000_000;
 
@@ -104,13 +104,8 @@ export async function publishSite(
     const batches: Batches = { outDir, owned, versions, recorded, record: new Map() };
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
     const published = new Set<string>();
-    // A batch is rendered (in worker threads, when the render stage uses them) while the one
-    // before it is compared and written: one batch ahead, so the bytes held stay bounded. A
-    // batch is awaited only once a whole batch more was looked at, more documents than one
-    // service has: the render stage answers once it has seen all of a service's documents.
-    // Documents all rendered already (on this thread) need no batch ahead: they are written
-    // once a batch is full or HELD_BYTES of them are held, whichever comes first.
-    let ahead: StartedDocument[] = [];
+    // Documents are compared and written in batches: once BATCH_SIZE were looked at, or
+    // HELD_BYTES of rendered ones are held, whichever comes first.
     let batch: StartedDocument[] = [];
     let seen = 0;
     let heldBytes = 0;
@@ -121,26 +116,18 @@ export async function publishSite(
       published.add(document.path);
       // Rendered (or not) as it arrives, so the render stage's debug counts are complete at its end.
       const started = startRender(batches, document, progress);
-      if (started) batch.push(started);
-      if (started?.rendered instanceof Buffer) heldBytes += started.rendered.length;
-      const full = ++seen % BATCH_SIZE === 0;
-      if ((full || heldBytes >= HELD_BYTES) && allRendered(ahead) && allRendered(batch)) {
-        await publishBatch(batches, ahead, progress);
-        await publishBatch(batches, batch, progress);
+      if (started) {
+        batch.push(started);
+        heldBytes += started.rendered.length;
+      }
+      if (++seen % BATCH_SIZE === 0 || heldBytes >= HELD_BYTES) {
+        publishBatch(batches, batch, progress);
         onProgress?.(progress);
-        ahead = [];
-        batch = [];
-        heldBytes = 0;
-      } else if (full) {
-        await publishBatch(batches, ahead, progress);
-        onProgress?.(progress);
-        ahead = batch;
         batch = [];
         heldBytes = 0;
       }
     }
-    await publishBatch(batches, ahead, progress);
-    await publishBatch(batches, batch, progress);
+    publishBatch(batches, batch, progress);
     onProgress?.(progress);
 
     for (const path of keep) if (owned.has(path)) published.add(path);
@@ -258,17 +245,17 @@ interface ChangedDocument {
   inputs: string | undefined;
 }
 
-/** A document being rendered, or given rendered. */
+/** A document rendered, or given rendered. */
 interface StartedDocument {
   path: string;
-  rendered: Buffer | Promise<Buffer>;
+  rendered: Buffer;
   inputs: string | undefined;
 }
 
 /**
  * A planned document whose inputs and file are as the last build recorded, and whose version no
  * unfinished build journaled since, is left as it is without being rendered (it keeps its
- * version); any other is rendered (or its rendering started) and returned.
+ * version); any other is rendered and returned.
  */
 function startRender(
   { outDir, versions, recorded, record }: Batches,
@@ -291,19 +278,15 @@ function startRender(
   return { path: document.path, rendered: document.render(), inputs };
 }
 
-function allRendered(started: StartedDocument[]): boolean {
-  return started.every((document) => document.rendered instanceof Buffer);
-}
-
 /** Compares the rendered documents with the published files, in order, and writes those that differ. */
-async function publishBatch(
+function publishBatch(
   batches: Batches,
   started: StartedDocument[],
   progress: PublishProgress,
-): Promise<void> {
+): void {
   const changed: ChangedDocument[] = [];
   for (const { path, rendered, inputs } of started) {
-    const different = compareWithPublished(batches, path, await rendered, inputs, progress);
+    const different = compareWithPublished(batches, path, rendered, inputs, progress);
     if (different) changed.push(different);
   }
   writeBatch(batches, changed, progress);
