@@ -3,7 +3,15 @@
  * observable on stderr — why a fast path gave up, why the up-to-date check rebuilt, what was
  * cached. Off by default; output (out/ and stdout) never depends on it.
  */
-export const DEBUG_TOPICS = ["load", "stamp", "schedule", "render", "publish", "memory"] as const;
+export const DEBUG_TOPICS = [
+  "load",
+  "stamp",
+  "schedule",
+  "plan",
+  "render",
+  "publish",
+  "memory",
+] as const;
 export type DebugTopic = (typeof DEBUG_TOPICS)[number];
 
 let parsed: { setting: string | undefined; topics: ReadonlySet<string> } = {

@@ -13,6 +13,7 @@ import {
   recordBuildStamp,
   type UpToDateSite,
 } from "./buildStamp.js";
+import { planDocument } from "./documentPlan.js";
 import { DocumentVersions, versionFloor } from "./documentVersions.js";
 import { type InputsRecord, readInputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
@@ -101,7 +102,7 @@ export async function publishSite(
     );
     attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
     const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir, notes);
-    const batches: Batches = { outDir, owned, versions, recorded, record: new Map() };
+    const batches: Batches = { outDir, owned, versions, recorded, record: new Map(), force };
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
     const published = new Set<string>();
     // Documents are compared and written in batches: once BATCH_SIZE were looked at, or
@@ -236,6 +237,7 @@ interface Batches {
   /** The last complete build's inputs record, and the one this build makes. */
   recorded: InputsRecord;
   record: InputsRecord;
+  force: boolean;
 }
 
 /** A document whose bytes (version decided) differ from the published file's. */
@@ -258,23 +260,27 @@ interface StartedDocument {
  * version); any other is rendered and returned.
  */
 function startRender(
-  { outDir, versions, recorded, record }: Batches,
+  { outDir, versions, recorded, record, force }: Batches,
   document: PublishableDocument,
   progress: PublishProgress,
 ): StartedDocument | undefined {
   const inputs = "inputs" in document ? document.inputs : undefined;
   if (!("render" in document)) return { path: document.path, rendered: document.content, inputs };
   const before = recorded.get(document.path);
-  const file =
-    before !== undefined && before.inputs === inputs && !versions.journaled(document.path)
-      ? seeUnchanged(join(outDir, document.path), before.file)
-      : undefined;
-  if (file) {
-    record.set(document.path, { inputs: before?.inputs ?? "", file });
+  const plan = planDocument({
+    force,
+    before,
+    inputs,
+    journaled: versions.journaled(document.path),
+    seeUnchanged: (file) => seeUnchanged(join(outDir, document.path), file),
+  });
+  if (!plan.render) {
+    record.set(document.path, { inputs: before?.inputs ?? "", file: plan.file });
     progress.reused++;
     progress.unchanged++;
     return undefined;
   }
+  debug("plan", () => `${document.path}: rendered: ${plan.why}`);
   return { path: document.path, rendered: document.render(), inputs };
 }
 
