@@ -103,9 +103,9 @@ export async function buildSite({
     outDir,
     publish?.lock === "held" ? undefined : publish?.lock,
   );
-  let failed = true;
+  let summary: BuildSummary;
   try {
-    const summary = await buildLocked(started, apiKeys, {
+    summary = await buildLocked(started, apiKeys, {
       dataDir,
       outDir,
       now,
@@ -116,13 +116,16 @@ export async function buildSite({
       jobs,
       onValidated,
     });
-    failed = false;
-    return summary;
-  } finally {
-    await release();
+  } catch (error) {
+    // A lock that cannot be removed is broken by the next build (its holder is gone): it never
+    // hides why this build failed.
+    await release().catch(() => {});
     // A refused first build leaves no out/ behind: all in it is what the lock's taking made.
-    if (failed && firstBuild) removeStateOnly(outDir);
+    if (firstBuild) removeStateOnly(outDir);
+    throw error;
   }
+  await release();
+  return summary;
 }
 
 /** Removes out/ when it holds nothing but the bookkeeping folder. */

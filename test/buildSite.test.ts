@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -250,5 +250,42 @@ describe("buildSite's lock", () => {
       buildSite({ dataDir: join(brokenData, "none"), outDir: refusedOut, now: Date.parse(NOW) }),
     ).rejects.toThrow();
     expect(existsSync(refusedOut)).toBe(false);
+  });
+});
+
+describe("a build whose lock cannot be released", () => {
+  it("still says why it failed", async (context) => {
+    if (process.getuid?.() !== 0) context.skip("chattr +i needs root");
+    const outDir = join(await mkdtemp(join(tmpdir(), "spi-build-release-")), "out");
+    const stateDir = join(outDir, "_spi-static");
+    const chattr = (flag: string) => {
+      try {
+        execFileSync("chattr", [flag, stateDir], { stdio: "ignore" });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let immutable = false;
+    try {
+      const failed = buildSite({
+        dataDir,
+        outDir,
+        now: Date.parse(NOW),
+        // Once the data is checked: nothing can be created or removed in _spi-static/ any more.
+        onValidated: () => {
+          immutable = chattr("+i");
+        },
+      });
+      await failed.then(
+        () => context.skip("chattr +i did not stop the build here"),
+        (error: Error) => {
+          if (!immutable) context.skip("chattr +i is not available here");
+          expect(error.message).toMatch(/^cannot write .*_spi-static/);
+        },
+      );
+    } finally {
+      chattr("-i");
+    }
   });
 });
