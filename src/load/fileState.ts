@@ -6,17 +6,19 @@ import { ReusedBuffer } from "./reusedBuffer.js";
  * One rule for "this file is as it was", for data files and published files alike. A file's
  * state is its size, modification and change times and its device and inode: any write changes
  * its change time, which no program can set back, and a replaced file has a new inode. A state
- * is only trusted when the file had settled when it was seen (last changed SETTLED_MS or more
- * before), as git treats a "racily clean" entry: a write in the same clock tick as the look
- * cannot go unseen. A file whose state is not the one recorded is not changed for that: its
+ * is recorded as trusted only when the file had settled by the time the record is written
+ * (last changed SETTLED_MS or more before), as git treats a "racily clean" index entry: a write
+ * in the same clock tick as the look cannot go unseen. A file whose state is not the one recorded is not changed for that: its
  * bytes are hashed, and if they are the recorded digest it is the same file (a CI cache restore
  * or a fresh checkout gives every file new inodes and times, and costs hashing, not rendering).
  */
 export interface SeenFile {
-  /** stateOf() when the file had settled, else "" (its bytes are hashed next time). */
+  /** stateOf(), or "" when not to be trusted (its bytes are hashed next time). */
   state: string;
   /** SHA-256 (hex) of its bytes. */
   digest: string;
+  /** When it was last changed (UTC ms), for a state seen in this build; recordedState() decides. */
+  changedMs?: number;
 }
 
 /** Coarser than any file system's timestamps (FAT's are 2 s apart). */
@@ -31,9 +33,19 @@ export function settledBy(stats: BigIntStats, at: number): boolean {
   return Math.max(Number(stats.mtimeMs), Number(stats.ctimeMs)) < at - SETTLED_MS;
 }
 
-/** The state to record for a file seen now: "" while it has not settled. */
-export function trustedState(stats: BigIntStats, now = Date.now()): string {
-  return settledBy(stats, now) ? stateOf(stats) : "";
+/** A file as seen now, its state to be trusted once it has settled (recordedState). */
+export function seenNow(stats: BigIntStats, digest: string): SeenFile {
+  const changedMs = Math.max(Number(stats.mtimeMs), Number(stats.ctimeMs));
+  return { state: stateOf(stats), digest, changedMs };
+}
+
+/**
+ * The state to write into a record at `at`: the state seen, if the file had settled by then
+ * (SETTLED_MS), else "" so that the next build hashes it. A state found trusted (no changedMs)
+ * stays trusted.
+ */
+export function recordedState(file: SeenFile, at: number): string {
+  return file.changedMs === undefined || file.changedMs < at - SETTLED_MS ? file.state : "";
 }
 
 const read = new ReusedBuffer();
@@ -63,11 +75,13 @@ function look(path: string, recorded: SeenFile | undefined): SeenFile | undefine
   try {
     const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile()) return undefined;
-    if (recorded && recorded.state !== "" && stateOf(stats) === recorded.state) return recorded;
+    if (recorded && recorded.state !== "" && stateOf(stats) === recorded.state) {
+      return { state: recorded.state, digest: recorded.digest };
+    }
     const digest = createHash("sha256")
       .update(read.read(fd, Number(stats.size)))
       .digest("hex");
-    return { state: trustedState(stats), digest };
+    return seenNow(stats, digest);
   } catch {
     return undefined;
   } finally {

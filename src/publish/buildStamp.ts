@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type SeenFile, seeFile, seeUnchanged } from "../load/fileState.js";
+import { recordedState, type SeenFile, seeFile, seeUnchanged } from "../load/fileState.js";
 import { localDateOf } from "../time/wallClock.js";
 import { STAMP_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
@@ -57,9 +57,10 @@ export function recordBuildStamp<Report>(
   known: ReadonlyMap<string, SeenFile> = new Map(),
 ): void {
   const files: StampFile<Report>["files"] = {};
+  const at = Date.now();
   for (const path of [...paths].sort()) {
     const file = known.get(path) ?? seeFile(join(outDir, path));
-    files[path] = [file?.state ?? "", file?.digest ?? ""];
+    files[path] = [file ? recordedState(file, at) : "", file?.digest ?? ""];
   }
   const { inputs, timeZone, today, report } = stamp;
   const check = stampCheck(inputs, timeZone, today, report);
@@ -127,8 +128,9 @@ export function readUpToDateSite<Report>(
       rebuild(`${path} is not as the last build left it (changed, gone or replaced)`);
       return undefined;
     }
-    if (seen.state !== state) {
-      files[path] = [seen.state, seen.digest];
+    const trusted = recordedState(seen, Date.now());
+    if (trusted !== state) {
+      files[path] = [trusted, seen.digest];
       learned = true;
     }
   }

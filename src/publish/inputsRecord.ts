@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { SeenFile } from "../load/fileState.js";
+import { recordedState, type SeenFile } from "../load/fileState.js";
 import {
   DOCUMENTS_PATH,
   readShortcutRecord,
@@ -54,8 +54,9 @@ export function writeInputsRecord(outDir: string, record: InputsRecord): void {
     return;
   }
   const documents: RecordFile["documents"] = {};
+  const at = Date.now();
   for (const [path, { inputs, file }] of [...record].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    documents[path] = [inputs, file.state, file.digest];
+    documents[path] = [inputs, recordedState(file, at), file.digest];
   }
   writeShortcutRecord(outDir, DOCUMENTS_PATH, { documents }, "publish");
 }

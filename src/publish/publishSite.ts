@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { SpiStaticError } from "../exit/spiStaticError.js";
-import { type SeenFile, seeUnchanged, trustedState } from "../load/fileState.js";
+import { type SeenFile, seenNow, seeUnchanged } from "../load/fileState.js";
 import type { PlannedDocument, SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import {
@@ -336,10 +336,20 @@ function writeBatch(
   for (const { path, content, inputs } of batch) {
     const target = join(outDir, path);
     attempt(target, "write", () => writeFileAtomically(target, content));
-    // Just written, so not settled: its state is trusted only once a later build saw it settle.
-    const digest = createHash("sha256").update(content).digest("hex");
-    if (inputs !== undefined) record.set(path, { inputs, file: { state: "", digest } });
+    if (inputs !== undefined) {
+      const digest = createHash("sha256").update(content).digest("hex");
+      record.set(path, { inputs, file: writtenFile(target, digest) });
+    }
     progress.written++;
+  }
+}
+
+/** A file just written: its state, trusted only if it settles before the record is written. */
+function writtenFile(path: string, digest: string): SeenFile {
+  try {
+    return seenNow(lstatSync(path, { bigint: true }), digest);
+  } catch {
+    return { state: "", digest };
   }
 }
 
@@ -361,7 +371,7 @@ function readPublished(path: string): { bytes: Buffer; file: SeenFile } | undefi
     if (!stats.isFile()) throw notRegular(path);
     const bytes = readOpenFile(fd, Number(stats.size));
     const digest = createHash("sha256").update(bytes).digest("hex");
-    return { bytes, file: { state: trustedState(stats), digest } };
+    return { bytes, file: seenNow(stats, digest) };
   } catch (error) {
     if (error instanceof PublishError) throw error;
     return undefined;
