@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+} from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { SpiStaticError } from "../exit/spiStaticError.js";
@@ -310,7 +319,11 @@ function compareWithPublished(
   const current = readPublished(join(outDir, path));
   const settled = versions.settle(path, rendered, current?.bytes);
   if (!settled.changed) {
-    if (inputs !== undefined && current) record.set(path, { inputs, file: current.file });
+    if (inputs !== undefined && current) {
+      // Hashed only here: a document that changed is recorded by the bytes written instead.
+      const digest = createHash("sha256").update(current.bytes).digest("hex");
+      record.set(path, { inputs, file: seenNow(current.stats, digest) });
+    }
     progress.unchanged++;
     return undefined;
   }
@@ -358,7 +371,7 @@ function writtenFile(path: string, digest: string): SeenFile {
  * FIFO (one may appear after the scan): anything but a regular file stops the build. Otherwise
  * unreadable counts as changed: the write then fails with the precise reason, or succeeds.
  */
-function readPublished(path: string): { bytes: Buffer; file: SeenFile } | undefined {
+function readPublished(path: string): { bytes: Buffer; stats: BigIntStats } | undefined {
   let fd: number;
   try {
     fd = openSync(path, READ_FLAGS);
@@ -370,8 +383,7 @@ function readPublished(path: string): { bytes: Buffer; file: SeenFile } | undefi
     const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile()) throw notRegular(path);
     const bytes = readOpenFile(fd, Number(stats.size));
-    const digest = createHash("sha256").update(bytes).digest("hex");
-    return { bytes, file: seenNow(stats, digest) };
+    return { bytes, stats };
   } catch (error) {
     if (error instanceof PublishError) throw error;
     return undefined;
