@@ -178,9 +178,9 @@ export async function publishSite(
 
 /**
  * The published site, when the last build made it from the same inputs on the same local day
- * and nothing has touched its files since: then a build has nothing to do. A match is checked
- * again under the build lock, so a build still writing the folder is waited for (or reported
- * busy) as usual; a stamp that does not match never touches the lock.
+ * and nothing has touched its files since: then a build has nothing to do. Checked under the
+ * build lock (`lock: "held"`: buildSite holds it for the whole build; otherwise a match is
+ * checked again once the lock is taken, and a stamp that does not match never touches it).
  */
 export async function findUpToDateSite<Report>(
   outDir: string,
