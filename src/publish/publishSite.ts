@@ -22,7 +22,7 @@ import {
   recordBuildStamp,
   type UpToDateSite,
 } from "./buildStamp.js";
-import { planDocument } from "./documentPlan.js";
+import { planDocument, type RenderReason } from "./documentPlan.js";
 import { DocumentVersions, versionFloor } from "./documentVersions.js";
 import { type InputsRecord, readInputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
@@ -111,7 +111,15 @@ export async function publishSite(
     );
     attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
     const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir, notes);
-    const batches: Batches = { outDir, owned, versions, recorded, record: new Map(), force };
+    const batches: Batches = {
+      outDir,
+      owned,
+      versions,
+      recorded,
+      record: new Map(),
+      force,
+      reasons: new Map(),
+    };
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
     const published = new Set<string>();
     // Documents are compared and written in batches: once BATCH_SIZE were looked at, or
@@ -157,6 +165,10 @@ export async function publishSite(
     if (stale.length > 0) {
       attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
     }
+    debug("plan", () => {
+      const why = [...batches.reasons].map(([reason, count]) => `${count}: ${reason}`);
+      return `${progress.reused} reused; rendered: ${why.length > 0 ? why.join("; ") : "none planned"}`;
+    });
     debug(
       "publish",
       () =>
@@ -247,6 +259,8 @@ interface Batches {
   recorded: InputsRecord;
   record: InputsRecord;
   force: boolean;
+  /** How many planned documents were rendered for each reason (SPI_STATIC_DEBUG=plan). */
+  reasons: Map<RenderReason, number>;
 }
 
 /** A document whose bytes (version decided) differ from the published file's. */
@@ -269,7 +283,7 @@ interface StartedDocument {
  * version); any other is rendered and returned.
  */
 function startRender(
-  { outDir, versions, recorded, record, force }: Batches,
+  { outDir, versions, recorded, record, force, reasons }: Batches,
   document: PublishableDocument,
   progress: PublishProgress,
 ): StartedDocument | undefined {
@@ -290,6 +304,7 @@ function startRender(
     return undefined;
   }
   debug("plan", () => `${document.path}: rendered: ${plan.why}`);
+  reasons.set(plan.why, (reasons.get(plan.why) ?? 0) + 1);
   return { path: document.path, rendered: document.render(), inputs };
 }
 
