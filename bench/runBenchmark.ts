@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -88,11 +88,11 @@ try {
     if (round > 0) await writeSyntheticDataset(dataDir, serviceCount);
     await letDataFilesSettle();
     await rm(outDir, { recursive: true, force: true });
-    measured.push(await measureRound(startClock + round * 2 * DAY_MS));
+    measured.push(await measureRound(startClock + round * 3 * DAY_MS));
     log(`round ${round + 1} of ${rounds} done`);
   }
   // The edge on the last round's folder, at the clock of its nightly build.
-  const edgeClock = new Date(startClock + (rounds - 1) * 2 * DAY_MS + DAY_MS).toISOString();
+  const edgeClock = new Date(startClock + (rounds - 1) * 3 * DAY_MS + DAY_MS).toISOString();
   const cases = edgeCases(
     SYNTHETIC_HOST,
     syntheticServiceId(0),
@@ -157,6 +157,7 @@ try {
       ...step((r) => r.nightly),
       filesRewritten: Math.max(...measured.map((r) => r.rewrittenNightly)),
     },
+    ciNightly: step((r) => r.ciNightly),
     edgeRules,
     preview,
     nginx,
@@ -188,6 +189,11 @@ try {
           "nightly day-roll",
           result.nightlyDayRoll,
           `${result.nightlyDayRoll.filesRewritten} files rewritten`,
+        ),
+        line(
+          "CI nightly",
+          result.ciNightly,
+          `${result.ciNightly.summary.written} written, ${result.ciNightly.summary.reused} reused (fresh data copy, out/ restored with new inodes)`,
         ),
         line(
           "one service edited",
@@ -237,6 +243,7 @@ interface RoundResult {
   unchanged: Run;
   oneService: Run;
   nightly: Run;
+  ciNightly: Run;
   rewrittenUnchanged: number;
   rewrittenOne: number;
   strays: number;
@@ -246,7 +253,8 @@ interface RoundResult {
 /**
  * One round: a full build into an empty folder at `now`, the copy floor of its tree, a rebuild
  * of the same data at the same clock, one service's schedule edited, then the next night (the
- * clock a day later, nothing else changed) into the same folder.
+ * clock a day later, nothing else changed) into the same folder, then the night after as a CI
+ * runner meets it (ciNightly): the data checked out afresh and out/ restored from a cache.
  */
 async function measureRound(now: number): Promise<RoundResult> {
   await settleDisk();
@@ -283,6 +291,11 @@ async function measureRound(now: number): Promise<RoundResult> {
   const nightly = await build(now + DAY_MS);
   const nightlyTree = await scan(outDir);
   log(`nightly day-roll: ${nightly.seconds.toFixed(2)} s`);
+
+  await restoreAsOnAFreshRunner();
+  await settleDisk();
+  const ciNightly = await build(now + 2 * DAY_MS);
+  log(`CI nightly: ${ciNightly.seconds.toFixed(2)} s`);
   return {
     documents,
     bytes: tree.bytes,
@@ -291,11 +304,24 @@ async function measureRound(now: number): Promise<RoundResult> {
     unchanged,
     oneService,
     nightly,
+    ciNightly,
     rewrittenUnchanged: changedFiles(tree, unchangedTree).length,
     rewrittenOne: rewrittenOne.length,
     strays: rewrittenOne.filter((p) => !p.startsWith(serviceFolder)).length,
     rewrittenNightly: changedFiles(oneServiceTree, nightlyTree).length,
   };
+}
+
+/**
+ * What a fresh CI runner starts from: a new checkout of the data and out/ restored from a cache,
+ * every file with a new inode and new times, so no recorded file state vouches for any of them.
+ */
+async function restoreAsOnAFreshRunner(): Promise<void> {
+  for (const dir of [dataDir, outDir]) {
+    await rename(dir, `${dir}-cached`);
+    await cp(`${dir}-cached`, dir, { recursive: true });
+    await rm(`${dir}-cached`, { recursive: true, force: true });
+  }
 }
 
 function medianOf(values: number[]): number {
@@ -330,13 +356,13 @@ async function build(now: number): Promise<Run> {
 
 /**
  * Waits until the data files just written count as settled for the build's digest record
- * (SETTLED_MS in src/load/knownDigests.ts), as the files of a repository checked out before the
+ * (SETTLED_MS in src/load/fileState.ts), as the files of a repository checked out before the
  * build do: otherwise the one-service edit would read and hash every file again, as a build
  * does only right after the data folder was written.
  */
 async function letDataFilesSettle(): Promise<void> {
-  const knownDigests = pathToFileURL(join(repoRoot, "dist", "load", "knownDigests.js")).href;
-  const { SETTLED_MS } = (await import(knownDigests)) as { SETTLED_MS: number };
+  const fileState = pathToFileURL(join(repoRoot, "dist", "load", "fileState.js")).href;
+  const { SETTLED_MS } = (await import(fileState)) as { SETTLED_MS: number };
   await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
 }
 

@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
+import {
+  closeSync,
+  type Dirent,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+} from "node:fs";
+import { createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { KnownDigests } from "./load/knownDigests.js";
@@ -34,20 +43,72 @@ export function fingerprintBuild({ dataDir, keyDigests, known }: FingerprintInpu
   return hash.digest("hex");
 }
 
-let programFingerprint: string | undefined;
+/** This package's root, where its package.json is (from src/ in development, dist/ installed). */
+const PACKAGE_ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+let codeDigest: string | undefined;
+let dependencies: string | undefined;
 
 /**
- * A SHA-256 over the code that renders and the templates it fills in: part of every document's
- * inputs (render/documentInputs.ts), so a new version of the program renders everything again.
- * Hashed once per process: the code does not change while it runs.
+ * A SHA-256 over what renders: this package's code and templates, the runtime (Node, V8, ICU,
+ * Unicode and time-zone data versions: a tzdata update moves UTC times, an ICU update can change
+ * text handling) and the resolved version of each runtime dependency (`npm update`, a floating
+ * `node-version` in CI). Part of every document's inputs (render/documentInputs.ts) and of the
+ * input cache's keys, so a new program or runtime renders everything again. The code and the
+ * dependencies are read once per process: they do not change while it runs.
  */
 export function fingerprintProgram(): string {
-  if (programFingerprint === undefined) {
-    const hash = createHash("sha256");
-    for (const dir of CODE_DIRS) hashFolder(hash, dir, "code");
-    programFingerprint = hash.digest("hex");
+  codeDigest ??= hashCode();
+  dependencies ??= describeDependencies(PACKAGE_ROOT);
+  return createHash("sha256")
+    .update(`code ${codeDigest}\0${describeRuntime()}\0${dependencies}`)
+    .digest("hex");
+}
+
+function hashCode(): string {
+  const hash = createHash("sha256");
+  for (const dir of CODE_DIRS) hashFolder(hash, dir, "code");
+  return hash.digest("hex");
+}
+
+/** The versions of what runs the code: read at each call (a test may stand in another). */
+export function describeRuntime(): string {
+  const { node, v8, icu, tz, unicode, cldr } = process.versions;
+  return `node ${node} v8 ${v8} icu ${icu} tz ${tz} unicode ${unicode} cldr ${cldr}`;
+}
+
+/**
+ * Each runtime dependency of the package at `root` with the version Node resolves for it from
+ * there: the package.json found the way `import` finds the package (node_modules folders upwards,
+ * so also when installed into a broadcaster's project, hoisted or not). Read from the folder, not
+ * through the package's exports, which need not export its package.json.
+ */
+export function describeDependencies(root: string): string {
+  let declared: string[];
+  try {
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    declared = Object.keys(manifest.dependencies ?? {}).sort();
+  } catch {
+    return "dependencies unknown";
   }
-  return programFingerprint;
+  const resolvePaths = createRequire(join(root, "package.json")).resolve.paths;
+  return declared
+    .map((name) => {
+      for (const dir of resolvePaths(name) ?? []) {
+        try {
+          const found = JSON.parse(readFileSync(join(dir, name, "package.json"), "utf8")) as {
+            version?: unknown;
+          };
+          return `${name}@${String(found.version)}`;
+        } catch {
+          // Not in this node_modules folder: the next one up.
+        }
+      }
+      return `${name}@missing`;
+    })
+    .join(" ");
 }
 
 /**

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
 import { debug } from "./debug/debugLog.js";
@@ -17,17 +18,17 @@ import { readInputsRecord } from "./publish/inputsRecord.js";
 import { readKeptServices } from "./publish/keptServices.js";
 import {
   findUpToDateSite,
+  holdOutputFolder,
   type PublishOptions,
   type PublishSummary,
   publishSite,
 } from "./publish/publishSite.js";
+import { type ShortcutNotes, STATE_DIR } from "./publish/stateFolder.js";
 import { withServiceEntries } from "./render/carriedServices.js";
 import { siteInputs, withInputs } from "./render/documentInputs.js";
 import { RenderAhead } from "./render/renderAhead.js";
 import { planSite } from "./render/renderSite.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "./site/siteContract.js";
-import { addDays } from "./time/plainDate.js";
-import { resolveWallTime } from "./time/wallClock.js";
 
 export interface BuildOptions {
   dataDir: string;
@@ -45,9 +46,9 @@ export interface BuildOptions {
   /** Publish under a new radiodnsHost, deleting the PI files under the old one (`--change-host`). */
   changeHost?: boolean;
   /**
-   * How many threads may work at once; 1 keeps to the main thread. Unset: data files are parsed
-   * on every core, and PI documents rendered on the main thread (render workers were not faster
-   * on the 2-core development machine: BENCHMARKS.md, issue 15).
+   * How many threads may parse data files at once; 1 keeps to the main thread. Unset: every
+   * core. Documents are rendered on the main thread (render workers were no faster on two
+   * cores: BENCHMARKS.md, issue 15; removed in issue 23).
    */
   jobs?: number | undefined;
   /** Sees the validated, laid-out data this build renders (the EPG preview shows the same). */
@@ -70,6 +71,11 @@ export interface BuildSummary extends PublishSummary {
   brokenServices: string[];
   /** Those of them whose last published PI files and SI entry were kept. */
   keptServices: string[];
+  /**
+   * Records in out/_spi-static/ that only save work and were found damaged: each names the
+   * file and what was wrong; the build ignored them, did the work, and wrote them anew.
+   */
+  notes: string[];
 }
 
 /**
@@ -92,7 +98,67 @@ export async function buildSite({
 }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
-  const known = openDigestRecord(outDir, Date.now());
+  // One build at a time from here to the end: every record it reads and writes (the input cache,
+  // the digests and checks included) is read and written under the lock.
+  const firstBuild = !existsSync(outDir);
+  const release = await holdOutputFolder(
+    outDir,
+    publish?.lock === "held" ? undefined : publish?.lock,
+  );
+  let summary: BuildSummary;
+  try {
+    summary = await buildLocked(started, apiKeys, {
+      dataDir,
+      outDir,
+      now,
+      publish: { ...publish, lock: "held" },
+      keepGoing,
+      force,
+      changeHost,
+      jobs,
+      onValidated,
+    });
+  } catch (error) {
+    // A lock that cannot be removed is broken by the next build (its holder is gone): it never
+    // hides why this build failed.
+    await release().catch(() => {});
+    // A refused first build leaves no out/ behind: all in it is what the lock's taking made.
+    if (firstBuild) removeStateOnly(outDir);
+    throw error;
+  }
+  await release();
+  return summary;
+}
+
+/** Removes out/ when it holds nothing but the bookkeeping folder. */
+function removeStateOnly(outDir: string): void {
+  try {
+    const names = readdirSync(outDir);
+    if (names.some((name) => name !== STATE_DIR)) return;
+    rmSync(outDir, { recursive: true, force: true });
+  } catch {
+    // Left as it is: it holds only bookkeeping.
+  }
+}
+
+async function buildLocked(
+  started: number,
+  apiKeys: ApiKeys,
+  {
+    dataDir,
+    outDir,
+    now,
+    publish,
+    keepGoing = false,
+    force = false,
+    changeHost = false,
+    jobs,
+    onValidated,
+  }: BuildOptions,
+): Promise<BuildSummary> {
+  // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
+  const notes: ShortcutNotes = [];
+  const known = openDigestRecord(outDir, Date.now(), { readEarlier: !force, notes });
   const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests, known });
   if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
@@ -110,17 +176,18 @@ export async function buildSite({
       foreign: upToDate.foreign,
       brokenServices: [],
       keptServices: [],
+      notes: [],
       milliseconds: Math.round(performance.now() - started),
     };
   }
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
   const { loadAndSchedule } = await import("./loadAndSchedule.js");
-  const cache = openInputCacheFolder(outDir, fingerprintProgram());
+  const cache = openInputCacheFolder(outDir, fingerprintProgram(), { readEarlier: !force });
   const aheadFolder = openAheadFolder(outDir);
   // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does
   // not; the documents it renders ahead wait in another, dropped either way.
   try {
-    const checkRecord = openCheckRecord(outDir, fingerprintProgram());
+    const checkRecord = openCheckRecord(outDir, fingerprintProgram(), dataDir, notes);
     const recorded = force ? new Map() : readInputsRecord(outDir);
     const ahead = new RenderAhead(
       fingerprintProgram(),
@@ -151,7 +218,7 @@ export async function buildSite({
       broadcaster.provider,
       broadcaster.services,
     );
-    const site = planSite(scheduled, now, documentInputs, { jobs: jobs ?? 1, ahead });
+    const site = planSite(scheduled, now, documentInputs, { ahead });
     // Logos made from source images (src/logos, issue 27), before anything is written; published
     // first, so SI never names a logo not yet there.
     const logos = await planLogoDocuments(broadcaster, outDir);
@@ -171,7 +238,7 @@ export async function buildSite({
           yield {
             path: document.path,
             inputs: withInputs(document.inputs, carried),
-            render: async () => withServiceEntries(await document.render(), carried),
+            render: () => withServiceEntries(document.render(), carried),
           };
         }
       }
@@ -190,8 +257,8 @@ export async function buildSite({
       ? undefined
       : {
           inputs,
-          validFrom: resolveWallTime(timeZone, scheduled.today, 0),
-          validUntil: resolveWallTime(timeZone, addDays(scheduled.today, 1), 0),
+          timeZone,
+          today: scheduled.today,
           report,
         };
     const published = await publishSite(outDir, documents(), {
@@ -199,6 +266,8 @@ export async function buildSite({
       stamp,
       keep: kept.paths,
       force,
+      notes,
+      now,
     });
     // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
     cache.commit();
@@ -212,6 +281,7 @@ export async function buildSite({
       milliseconds: Math.round(performance.now() - started),
       brokenServices,
       keptServices: kept.ids,
+      notes,
     };
   } catch (error) {
     cache.abort();

@@ -1,10 +1,12 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { cp, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../src/buildSite.js";
+import { versionFloor } from "../src/publish/documentVersions.js";
 import { validateSpiDocuments } from "../src/xsd/validateSpiDocuments.js";
 import { listFiles, readTree } from "./outputFolder.js";
 
@@ -196,25 +198,94 @@ describe("a build whose inputs have not changed", () => {
       expect(text).toContain(from);
       await writeFile(path, text.replaceAll(from, to));
     };
+    // A changed document's version is the build clock's seconds since 2020 (versionFloor).
+    const versionAt = (now: string) => String(versionFloor(Date.parse(now)));
     await build("2026-11-23T08:00:00Z");
     const first = await versions();
-    expect(new Set(first.values())).toEqual(new Set(["1"]));
+    const firstVersion = versionAt("2026-11-23T08:00:00Z");
+    expect(new Set(first.values())).toEqual(new Set([firstVersion]));
 
     await edit("schedules/news.yaml", "The Midday Report", "The Midday Report Extra");
     const afterShowEdit = await build("2026-11-23T08:10:00Z");
     const second = await versions();
-    const changed = [...second].filter(([, version]) => version === "2").map(([path]) => path);
+    const secondVersion = versionAt("2026-11-23T08:10:00Z");
+    const changed = [...second]
+      .filter(([, version]) => version === secondVersion)
+      .map(([path]) => path);
     expect(changed.length).toBe(afterShowEdit.written);
     expect(changed.length).toBeGreaterThan(10);
     for (const path of changed) expect(path).toMatch(/\/news\/\d{8}_PI\.xml$/);
-    expect([second.get(OPEN_SI), second.get(KEYED_SI)]).toEqual(["1", "1"]);
+    expect([second.get(OPEN_SI), second.get(KEYED_SI)]).toEqual([firstVersion, firstVersion]);
 
     await edit("services/news.yaml", "Switzerland and the World", "Switzerland and Europe");
     await build("2026-11-23T08:20:00Z");
     const third = await versions();
-    expect([third.get(OPEN_SI), third.get(KEYED_SI)]).toEqual(["2", "2"]);
+    const thirdVersion = versionAt("2026-11-23T08:20:00Z");
+    expect([third.get(OPEN_SI), third.get(KEYED_SI)]).toEqual([thirdVersion, thirdVersion]);
     expect([...third].filter(([path]) => !path.endsWith("SI.xml"))).toEqual(
       [...second].filter(([path]) => !path.endsWith("SI.xml")),
     );
+  });
+});
+
+describe("buildSite's lock", () => {
+  it("is held from before the data is read until every record is written, and a refused first build leaves no out/", async () => {
+    const outDir = join(await mkdtemp(join(tmpdir(), "spi-build-lock-")), "out");
+    const lockPath = join(outDir, "_spi-static/build.lock");
+    let heldWhileLoading = false;
+    await buildSite({
+      dataDir,
+      outDir,
+      now: Date.parse(NOW),
+      onValidated: () => {
+        heldWhileLoading = existsSync(lockPath);
+      },
+    });
+    expect(heldWhileLoading).toBe(true);
+    expect(existsSync(lockPath)).toBe(false);
+
+    const brokenData = await mkdtemp(join(tmpdir(), "spi-build-lock-data-"));
+    const refusedOut = join(brokenData, "out");
+    await expect(
+      buildSite({ dataDir: join(brokenData, "none"), outDir: refusedOut, now: Date.parse(NOW) }),
+    ).rejects.toThrow();
+    expect(existsSync(refusedOut)).toBe(false);
+  });
+});
+
+describe("a build whose lock cannot be released", () => {
+  it("still says why it failed", async (context) => {
+    if (process.getuid?.() !== 0) context.skip("chattr +i needs root");
+    const outDir = join(await mkdtemp(join(tmpdir(), "spi-build-release-")), "out");
+    const stateDir = join(outDir, "_spi-static");
+    const chattr = (flag: string) => {
+      try {
+        execFileSync("chattr", [flag, stateDir], { stdio: "ignore" });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let immutable = false;
+    try {
+      const failed = buildSite({
+        dataDir,
+        outDir,
+        now: Date.parse(NOW),
+        // Once the data is checked: nothing can be created or removed in _spi-static/ any more.
+        onValidated: () => {
+          immutable = chattr("+i");
+        },
+      });
+      await failed.then(
+        () => context.skip("chattr +i did not stop the build here"),
+        (error: Error) => {
+          if (!immutable) context.skip("chattr +i is not available here");
+          expect(error.message).toMatch(/^cannot write .*_spi-static/);
+        },
+      );
+    } finally {
+      chattr("-i");
+    }
   });
 });

@@ -1,4 +1,15 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import {
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -161,6 +172,175 @@ describe("an incremental build", () => {
     // Rendered again at the new clock: the same document with tonight's creationTime.
     const rewritten = new Map([["pi", await readFile(path, "utf8")]]);
     expect(withoutStamps(rewritten)).toEqual(withoutStamps(new Map([["pi", published]])));
+  });
+
+  it("renders everything again after the runtime's time-zone data changed, as --force does", async () => {
+    const { build, tree } = await setUp();
+    await build("out", START);
+    await build("forced", START, true);
+    const tz = Object.getOwnPropertyDescriptor(process.versions, "tz");
+    Object.defineProperty(process.versions, "tz", { ...tz, value: "2099z" });
+    try {
+      const after = await build("out", START + 60_000);
+      expect(after).toMatchObject({ upToDate: false, reused: 0 });
+      expect(renderedDocuments(after)).toBe(SERVICES.length * DAYS + 2);
+      await build("forced", START + 60_000, true);
+      expect(await tree("out")).toEqual(await tree("forced"));
+    } finally {
+      if (tz) Object.defineProperty(process.versions, "tz", tz);
+    }
+  });
+
+  it("repairs a published file edited in place with its size and mtime kept", async () => {
+    const { root, build } = await setUp();
+    await build("out", START);
+    const path = join(root, "out/radiodns/spi/3.1/id/rdns.aareradio.example/pop/20261123_PI.xml");
+    const published = await readFile(path, "utf8");
+    // Its times kept to the nanosecond, as `touch -r` keeps them.
+    const times = join(root, "times");
+    await writeFile(times, "");
+    execFileSync("touch", ["-r", path, times]);
+    const at = published.indexOf("</longName>") - 1;
+    const flipped = published[at] === "x" ? "y" : "x";
+    await writeFile(path, `${published.slice(0, at)}${flipped}${published.slice(at + 1)}`);
+    execFileSync("touch", ["-r", times, path]);
+    const edited = await stat(path, { bigint: true });
+    expect(edited.size).toBe(BigInt(Buffer.byteLength(published)));
+    const again = await build("out", START + 60_000);
+    expect(again).toMatchObject({ upToDate: false, written: 1 });
+    expect(withoutStamps(new Map([["pi", await readFile(path, "utf8")]]))).toEqual(
+      withoutStamps(new Map([["pi", published]])),
+    );
+  });
+
+  it("reuses out/ restored from a CI cache and data checked out afresh (new inodes and times)", async () => {
+    const { root, data, build, tree } = await setUp();
+    await build("out", START);
+    await build("forced", START, true);
+    /** What a fresh CI runner meets: the data checked out again, out/ restored from the cache. */
+    const asOnAFreshRunner = async () => {
+      for (const dir of [data, join(root, "out")]) {
+        await rename(dir, `${dir}-before`);
+        await cp(`${dir}-before`, dir, { recursive: true });
+        await rm(`${dir}-before`, { recursive: true });
+      }
+    };
+    await asOnAFreshRunner();
+    // The same day: found up to date by hashing, nothing rendered or written.
+    expect(await build("out", START + 60_000)).toMatchObject({ upToDate: true, written: 0 });
+    await asOnAFreshRunner();
+    const nextNight = await build("out", START + DAY_MS);
+    expect(nextNight).toMatchObject({ upToDate: false, reused: SERVICES.length * (DAYS - 1) + 2 });
+    expect(renderedDocuments(nextNight)).toBe(SERVICES.length);
+    expect(nextNight.written).toBe(SERVICES.length);
+    await build("forced", START + DAY_MS, true);
+    expect(await tree("out")).toEqual(await tree("forced"));
+  });
+
+  it("never publishes a damaged input cache entry, and --force reads none", async () => {
+    const { root, build, tree } = await setUp();
+    await build("out", START);
+    await build("forced", START, true);
+    // A same-length change inside the entries naming a show, as a bit flip or a bad restore makes.
+    const cacheDir = join(root, "out/_spi-static/inputs");
+    const damage = async () => {
+      let damaged = 0;
+      for (const name of await readdir(cacheDir)) {
+        const entry = await readFile(join(cacheDir, name));
+        const at = entry.indexOf("Morning Briefing", 0, "latin1");
+        if (at === -1) continue;
+        entry.write("x", at + 4, "latin1");
+        await writeFile(join(cacheDir, name), entry);
+        damaged++;
+      }
+      return damaged;
+    };
+    expect(await damage()).toBeGreaterThan(0);
+    const forced = await build("out", START + 60_000, true);
+    expect(forced.reused).toBe(0);
+    await build("forced", START + 60_000, true);
+    expect(await tree("out")).toEqual(await tree("forced"));
+    // Damaged again, read by an ordinary build: parsed again, not published.
+    expect(await damage()).toBeGreaterThan(0);
+    const next = await build("out", START + DAY_MS);
+    await build("forced", START + DAY_MS, true);
+    expect(next.reused).toBeGreaterThan(0);
+    expect(await tree("out")).toEqual(await tree("forced"));
+    expect([...(await tree("out")).values()].join("")).not.toContain("Mornxng");
+  });
+
+  it("names the moved data folder in replayed warnings, as --force and a first build do", async () => {
+    const { root, data, tree } = await setUp();
+    await mkdir(join(data, "episodes/klassik"));
+    await writeFile(
+      join(data, "episodes/klassik/2027-w10.yaml"),
+      'episodes:\n  - date: 2027-03-02\n    start: "03:33"\n    name: { long: "Nobody airs" }\n',
+    );
+    await buildSite({ dataDir: data, outDir: join(root, "out"), now: START });
+    const moved = join(root, "moved-data");
+    await rename(data, moved);
+    const build = (outDir: string, force = false) =>
+      buildSite({ dataDir: moved, outDir: join(root, outDir), now: START + 60_000, force });
+    const after = await build("out");
+    const warned = after.problems.map((problem) => problem.file);
+    expect(warned.some((file) => file.includes("moved-data/episodes/klassik/2027-w10.yaml"))).toBe(
+      true,
+    );
+    expect(warned.filter((file) => !file.includes("moved-data"))).toEqual([]);
+    expect(after.problems).toEqual((await build("forced", true)).problems);
+    expect(withoutStamps(await tree("out"))).toEqual(withoutStamps(await tree("forced")));
+  });
+
+  it("never repeats or lowers a version when a CI run loses its state or restores an older one", async () => {
+    const { root, data, build, tree } = await setUp();
+    /** Every SI and PI document's version and content (its stamps taken out), by path. */
+    const documentsIn = async (outDir: string) => {
+      const xml = [...(await tree(outDir))].filter(([path]) => path.endsWith(".xml"));
+      const content = withoutStamps(new Map(xml));
+      return new Map(
+        xml.map(([path, text]) => [
+          path,
+          { version: Number(/ version="(\d+)"/.exec(text)?.[1]), content: content.get(path) },
+        ]),
+      );
+    };
+    const editNews = (name: string) =>
+      edit(
+        join(data, "schedules/news.yaml"),
+        /^ +name: \{ short: [^\n]*long: (?=[A-Z])/,
+        1,
+        (m) => `${m}${name} `,
+      );
+    await build("out", START);
+    // The cache a CI run saved after last night's good build.
+    await cp(join(root, "out"), join(root, "saved"), { recursive: true });
+    await editNews("Tuesday");
+    await build("out", START + DAY_MS);
+    const handedOut = await documentsIn("out");
+    // Tonight's verify failed, so its state was never saved: tomorrow restores last night's.
+    await rm(join(root, "out"), { recursive: true });
+    await cp(join(root, "saved"), join(root, "out"), { recursive: true });
+    await editNews("Wednesday");
+    await build("out", START + 2 * DAY_MS);
+    const replayed = await documentsIn("out");
+    let changed = 0;
+    for (const [path, now] of replayed) {
+      const before = handedOut.get(path);
+      if (before === undefined) continue;
+      expect(now.version, path).toBeGreaterThanOrEqual(before.version);
+      if (now.content !== before.content) {
+        expect(now.version, path).toBeGreaterThan(before.version);
+        changed++;
+      }
+    }
+    expect(changed).toBeGreaterThan(0);
+    // The night after, the cache was evicted: no state, no out/. Every document is new again,
+    // and its version above every version handed out before.
+    await rm(join(root, "out"), { recursive: true });
+    await build("out", START + 3 * DAY_MS);
+    const evicted = [...(await documentsIn("out")).values()].map(({ version }) => version);
+    const earlier = [...handedOut.values(), ...replayed.values()].map(({ version }) => version);
+    expect(Math.min(...evicted)).toBeGreaterThan(Math.max(...earlier));
   });
 
   it("writes what a build rendering everything writes, through random edits and clock moves", async () => {

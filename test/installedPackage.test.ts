@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
  * The package as a broadcaster gets it: packed, installed from the tarball into a fresh project
@@ -107,12 +107,6 @@ describe("the installed package, used as the README says", () => {
     const binaries = await readdir(join(project, "node_modules/@img"));
     expect(binaries).toContain(`sharp-${process.platform}-${process.arch}`);
     expect(await readdir(join(project, "out/logos/services/main"))).toHaveLength(5);
-    // The render workers load from the installed package too (dist/, ESM, in a CommonJS project).
-    vi.stubEnv("SPI_STATIC_DEBUG", "render");
-    const threaded = await npx(["build", "--jobs", "2", "--out", "out-threads"]);
-    vi.unstubAllEnvs();
-    expect(threaded.code, threaded.stderr).toBe(0);
-    expect(threaded.stderr).toMatch(/\b17 PI documents rendered in 1 worker thread\b/);
 
     serve = spawn("npx", ["spi-static", "serve", "--port", "0"], {
       cwd: project,

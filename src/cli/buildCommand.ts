@@ -20,7 +20,7 @@ export interface BuildOptions {
   keepGoing?: boolean | undefined;
   changeHost?: boolean | undefined;
   force?: boolean | undefined;
-  /** Threads that may parse and render at once; undefined: the machine's cores. */
+  /** Threads that may parse data files at once; undefined: the machine's cores. */
   jobs?: number | undefined;
 }
 
@@ -49,6 +49,7 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
   if (summary.problems.length > 0 && (!options.quiet || broken.length > 0)) {
     io.stderr(summary.problems.map(formatProblem).join("\n"));
   }
+  for (const note of summary.notes) io.stderr(`spi-static: ${note}`);
   if (broken.length > 0) {
     const kept = new Set(summary.keptServices);
     const named = broken.map((id) =>

@@ -185,7 +185,7 @@ writing the same output folder.`,
     )
     .option(
       "--jobs <count>",
-      "threads that parse and render at once; 1: the main thread only (default: parse on every core, render on the main thread)",
+      "threads that parse data files at once; 1: the main thread only (default: every core; documents are rendered on the main thread)",
       parseJobs,
     )
     .addHelpText(

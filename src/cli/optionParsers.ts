@@ -113,7 +113,7 @@ export function parseSeconds(value: string): number {
 /** Threads are not free: far more than the machine's cores only costs memory. */
 const MAX_JOBS = 256;
 
-/** `build --jobs`: how many threads may work at once, 1 (the main thread only) up to 256. */
+/** `build --jobs`: how many threads may parse data files at once, 1 (the main thread only) up to 256. */
 export function parseJobs(value: string): number {
   const jobs = Number(value);
   if (!/^\d+$/.test(value) || jobs < 1 || jobs > MAX_JOBS) {

@@ -9,6 +9,7 @@ export const DEBUG_TOPICS = [
   "load",
   "stamp",
   "schedule",
+  "plan",
   "render",
   "publish",
   "memory",

@@ -2,7 +2,7 @@
  * The edge rules: what turns the static output folder into the SPI API of the seed (§4, §5, §7,
  * §8) — key checks, the today±7 window, status codes, cache headers, error bodies.
  *
- * `createEdgeWorker` is written into `out/_worker.js` as source text (`renderWorker.ts` uses
+ * `createEdgeWorker` is written into `out/_worker.js` as source text (`edgeFiles.ts` uses
  * `Function.prototype.toString`), so the very same function runs in Cloudflare (Pages advanced
  * mode or a Worker with static assets), in the preview server and in the tests. Hence two
  * rules for the code inside it: only Web-standard globals (Request, Response, URL, Headers,

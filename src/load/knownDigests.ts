@@ -1,8 +1,9 @@
 import type { BigIntStats } from "node:fs";
+import { stateOf } from "./fileState.js";
 
 /**
- * SHA-256 digests of data files, known from the last build by each file's state (device, inode,
- * size, modification and change times), so an unchanged file is neither read nor hashed to find
+ * SHA-256 digests of data files, known from the last build by each file's state (fileState.ts:
+ * device, inode, size, modification and change times), so an unchanged file is neither read nor hashed to find
  * it unchanged (65 MB of episode YAML took 0.15 s to hash twice per build). A file whose state is
  * the one noted holds the bytes noted: any write changes its change time, which no program can
  * set back, and a replaced file has a new inode. Like git's index, a digest is only kept for a
@@ -16,13 +17,7 @@ export interface KnownDigests {
   note(stats: BigIntStats, digest: string): void;
 }
 
-/** Coarser than any file system's timestamps (FAT's are 2 s apart). */
-export const SETTLED_MS = 3_000;
-
-/** The state a digest is noted under. */
+/** The state a digest is noted under (fileState.ts: the same rule as for published files). */
 export function fileIdentity(stats: BigIntStats): { id: string; state: string } {
-  return {
-    id: `${stats.dev}:${stats.ino}`,
-    state: `${stats.size} ${stats.mtimeNs} ${stats.ctimeNs}`,
-  };
+  return { id: `${stats.dev}:${stats.ino}`, state: stateOf(stats) };
 }

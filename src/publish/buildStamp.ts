@@ -1,53 +1,85 @@
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileState } from "./fileState.js";
+import { recordedState, type SeenFile, seeFile, seeUnchanged } from "../load/fileState.js";
+import { localDateOf } from "../time/wallClock.js";
 import { STAMP_PATH } from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
  * What a complete, error-free build leaves behind so that the next one can tell it has nothing
- * to do: the fingerprint of its inputs, the local day it was built for, and each file's size and
- * modification time. `report` is the build's summary, to be repeated (warnings included).
+ * to do: the fingerprint of its inputs, the local day it was built for, and each file's state and
+ * digest (load/fileState.ts). `report` is the build's summary, to be repeated (warnings included).
  */
 export interface BuildStamp<Report> {
   inputs: string;
-  /** The local day of the build, as UTC ms: [validFrom, validUntil). */
-  validFrom: number;
-  validUntil: number;
+  /** The provider's time zone and the local day the build was for, in it. */
+  timeZone: string;
+  today: string;
   report: Report;
 }
 
-interface StampFile<Report> extends BuildStamp<Report> {
-  files: Record<string, string>;
+interface StampFile<Report> extends Omit<BuildStamp<Report>, "inputs"> {
+  /** stampCheck(): the inputs, the day and the report, so that none can be moved on alone. */
+  check: string;
+  files: Record<string, [state: string, digest: string]>;
+}
+
+/**
+ * What a stamp is for: the build's inputs on its local day, with the report it repeats. A stamp
+ * is checked against the fingerprint and the day worked out again from the clock, never taken
+ * at its word: a stamp whose day was moved on (by hand, or a bad restore) no longer matches.
+ */
+function stampCheck(
+  inputs: string,
+  timeZone: unknown,
+  today: string | undefined,
+  report: unknown,
+): string {
+  return createHash("sha256")
+    .update(JSON.stringify([inputs, timeZone, today, report]))
+    .digest("hex");
 }
 
 /** A build that might change files first removes the stamp: a killed build leaves none. */
 export function forgetBuildStamp(outDir: string): void {
-  rmSync(join(outDir, STAMP_PATH), { force: true });
+  rmSync(join(outDir, STAMP_PATH), { force: true, recursive: true });
 }
 
 /**
- * Written last, after the manifest, when every file of the build is in place. `known`: file
- * states the build already has (from the document record), so those files are not stat'ed again.
+ * Written last, after the manifest, when every file of the build is in place. `known`: files
+ * the build already knows (from the document record), so those are not read again.
  */
 export function recordBuildStamp<Report>(
   outDir: string,
   stamp: BuildStamp<Report>,
   paths: Iterable<string>,
-  known: ReadonlyMap<string, string> = new Map(),
+  known: ReadonlyMap<string, SeenFile> = new Map(),
 ): void {
-  const files: Record<string, string> = {};
+  const files: StampFile<Report>["files"] = {};
+  const at = Date.now();
   for (const path of [...paths].sort()) {
-    files[path] = known.get(path) ?? fileState(join(outDir, path)) ?? "";
+    const file = known.get(path) ?? seeFile(join(outDir, path));
+    files[path] = [file ? recordedState(file, at) : "", file?.digest ?? ""];
   }
-  const record: StampFile<Report> = { ...stamp, files };
-  writeFileAtomically(join(outDir, STAMP_PATH), `${JSON.stringify(record)}\n`);
+  const { inputs, timeZone, today, report } = stamp;
+  const check = stampCheck(inputs, timeZone, today, report);
+  writeStamp(outDir, { check, timeZone, today, report, files });
+}
+
+function writeStamp<Report>(outDir: string, stamp: StampFile<Report>): void {
+  writeFileAtomically(join(outDir, STAMP_PATH), `${JSON.stringify(stamp)}\n`);
 }
 
 export interface UpToDateSite<Report> {
   report: Report;
   /** The site paths the build published. */
   files: string[];
+  /**
+   * Files found the same by their bytes (new inodes after a restore, or not settled when
+   * stamped) have a state to trust now: writing it spares the next check their hashing.
+   */
+  refresh: (() => void) | undefined;
 }
 
 /**
@@ -69,28 +101,50 @@ export function readUpToDateSite<Report>(
     rebuild(`no usable ${STAMP_PATH} (${(error as Error).message.split("\n")[0]})`);
     return undefined;
   }
-  if (stamp.inputs !== inputs) {
+  const today = dayOf(stamp.timeZone, now);
+  if (today !== stamp.today) {
+    rebuild(`another local day: the last build was for ${stamp.today}, this one is for ${today}`);
+    return undefined;
+  }
+  if (stamp.check !== stampCheck(inputs, stamp.timeZone, today, stamp.report)) {
     rebuild(
-      `the program, the data folder or the keys changed (fingerprint ${inputs.slice(0, 12)}, ` +
-        `last build ${String(stamp.inputs).slice(0, 12)})`,
+      `the program, the data folder or the keys changed (fingerprint ${inputs.slice(0, 12)}), ` +
+        "or the stamp was altered",
     );
     return undefined;
   }
-  if (!(stamp.validFrom <= now && now < stamp.validUntil)) {
-    rebuild(
-      `another local day: the last build was for ${new Date(stamp.validFrom).toISOString()} to ${new Date(stamp.validUntil).toISOString()}`,
-    );
+  const { files } = stamp;
+  if (typeof files !== "object" || files === null || Object.keys(files).length === 0) {
+    rebuild(`${STAMP_PATH} lists no files`);
     return undefined;
   }
-  const paths = Object.keys(stamp.files ?? {});
+  const paths = Object.keys(files);
+  let learned = false;
   for (const path of paths) {
-    const state = fileState(join(outDir, path));
-    if (state !== stamp.files[path]) {
-      rebuild(
-        `${path} is not as the last build left it (size mtime inode ${state ?? "missing"}, was ${stamp.files[path]})`,
-      );
+    const entry = files[path];
+    const [state, digest] = Array.isArray(entry) ? entry.map(String) : [];
+    const seen = seeUnchanged(join(outDir, path), { state: state ?? "", digest: digest ?? "" });
+    if (!seen) {
+      rebuild(`${path} is not as the last build left it (changed, gone or replaced)`);
       return undefined;
     }
+    const trusted = recordedState(seen, Date.now());
+    if (trusted !== state) {
+      files[path] = [trusted, seen.digest];
+      learned = true;
+    }
   }
-  return { report: stamp.report, files: paths };
+  return {
+    report: stamp.report,
+    files: paths,
+    refresh: learned ? () => writeStamp(outDir, stamp) : undefined,
+  };
+}
+
+function dayOf(timeZone: unknown, now: number): string | undefined {
+  try {
+    return typeof timeZone === "string" ? localDateOf(timeZone, now) : undefined;
+  } catch {
+    return undefined;
+  }
 }

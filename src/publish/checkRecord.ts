@@ -1,13 +1,20 @@
 import { createHash } from "node:crypto";
+import { resolve } from "node:path";
 import type { Provider, Service } from "../load/broadcaster.js";
 import type { EarlierChecks, LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
-import { CHECKS_PATH, readShortcutRecord, writeShortcutRecord } from "./stateFolder.js";
+import {
+  CHECKS_PATH,
+  readShortcutRecord,
+  type ShortcutNotes,
+  writeShortcutRecord,
+} from "./stateFolder.js";
 
 /**
  * What the schedule stage found for each service, kept beside the published files so the next
  * build need not lay out a service whose inputs did not change (a one-service edit lays out one
  * service, not all of them). An entry counts only under the same key: the program, the working
- * folder (problems name files relative to it), the provider, the service's own files (their
+ * folder and the data folder (problems name files by both: a moved data folder gives other
+ * names), the provider, the service's own files (their
  * digests, Service.sources) and the days laid out. Only a build that published writes it, after
  * its files; a stale or damaged record is never wrong, only unused.
  */
@@ -18,12 +25,25 @@ export interface CheckRecord extends EarlierChecks {
 
 type RecordFile = Record<string, { key: string; check: ServiceCheck }>;
 
-export function openCheckRecord(outDir: string, program: string): CheckRecord {
-  const recorded = readShortcutRecord<RecordFile>(outDir, CHECKS_PATH);
+export function openCheckRecord(
+  outDir: string,
+  program: string,
+  dataDir: string,
+  notes?: ShortcutNotes,
+): CheckRecord {
+  const recorded = readShortcutRecord<RecordFile>(outDir, CHECKS_PATH, notes);
   const keyOf = (provider: Provider, service: Service, span: LayoutSpan) =>
     createHash("sha256")
       .update(
-        [program, process.cwd(), provider.sources, service.sources, span.from, span.to].join("\0"),
+        [
+          program,
+          process.cwd(),
+          resolve(dataDir),
+          provider.sources,
+          service.sources,
+          span.from,
+          span.to,
+        ].join("\0"),
       )
       .digest("base64url");
   return {

@@ -1,7 +1,13 @@
 import { debug } from "../debug/debugLog.js";
-import { fileIdentity, type KnownDigests, SETTLED_MS } from "../load/knownDigests.js";
+import { settledBy } from "../load/fileState.js";
+import { fileIdentity, type KnownDigests } from "../load/knownDigests.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
-import { DIGESTS_PATH, readShortcutRecord, writeShortcutRecord } from "./stateFolder.js";
+import {
+  DIGESTS_PATH,
+  readShortcutRecord,
+  type ShortcutNotes,
+  writeShortcutRecord,
+} from "./stateFolder.js";
 
 export interface DigestRecord extends KnownDigests {
   /** After a published build: keeps the digests it found or noted, for the next build. */
@@ -12,12 +18,17 @@ type RecordFile = Record<string, [state: string, digest: string]>;
 
 /**
  * The data files' digests (load/knownDigests.ts) in out/_spi-static/digests.json, by device and
- * inode. Written only by a build that published; one that cannot be read is only unused.
+ * inode. Written only by a build that published; one that cannot be read is only unused, and
+ * `readEarlier: false` (`--force`) uses none.
  */
-export function openDigestRecord(outDir: string, startedAt: number): DigestRecord {
+export function openDigestRecord(
+  outDir: string,
+  startedAt: number,
+  { readEarlier = true, notes }: { readEarlier?: boolean; notes?: ShortcutNotes } = {},
+): DigestRecord {
   // Never through a link or FIFO planted in the bookkeeping folder.
   refuseUnsafeEntries(outDir, scanStateFolder(outDir));
-  const recorded = readShortcutRecord<RecordFile>(outDir, DIGESTS_PATH);
+  const recorded = readEarlier ? readShortcutRecord<RecordFile>(outDir, DIGESTS_PATH, notes) : {};
   const kept: RecordFile = {};
   const counts = { known: 0, hashed: 0 };
   return {
@@ -33,8 +44,7 @@ export function openDigestRecord(outDir: string, startedAt: number): DigestRecor
     },
     note(stats, digest) {
       counts.hashed++;
-      const changed = Math.max(Number(stats.mtimeMs), Number(stats.ctimeMs));
-      if (changed >= startedAt - SETTLED_MS) return;
+      if (!settledBy(stats, startedAt)) return;
       const { id, state } = fileIdentity(stats);
       kept[id] = [state, digest];
     },

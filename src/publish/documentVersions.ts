@@ -2,7 +2,12 @@ import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isSitePath } from "./ownershipManifest.js";
 import { contentDigest, findStamp, sameDocument, withVersion } from "./sameDocument.js";
-import { readStateFile, VERSIONS_JOURNAL_PATH, VERSIONS_PATH } from "./stateFolder.js";
+import {
+  DamagedStateError,
+  readStateFile,
+  VERSIONS_JOURNAL_PATH,
+  VERSIONS_PATH,
+} from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
@@ -18,7 +23,9 @@ import { writeFileAtomically } from "./writeFileAtomically.js";
  * `versions.journal` ("<version> <path>" lines): every new version is journaled before its
  * document is written, so after a build killed at any point the next one still knows the
  * highest version each path may have published, and never reuses a number for other content.
- * The published file's own version is a floor too, so a lost state folder never lowers one.
+ * The published file's own version is a floor too, so a lost state folder never lowers one, and
+ * the build's clock is the floor of a changed document's version (versionFloor), so a state lost
+ * or replayed from an older night never repeats one for other content.
  */
 export interface DocumentRecord {
   version: number;
@@ -42,14 +49,16 @@ export interface SettledDocument {
 /**
  * The version of a rendered document. Unchanged from the published file: that file's version.
  * Else one more than any version this path may have carried (recorded, published, journaled),
- * except that a file that is gone comes back under its recorded version if its content is the
- * same and no higher version was published since.
+ * and at least `floor` (the build's clock, versionFloor), except that a file that is gone comes
+ * back under its recorded version if its content is the same and no higher version was
+ * published since.
  */
 export function decideVersion(
   recorded: DocumentRecord | undefined,
   published: { version: number; same: boolean } | undefined,
   content: string,
   journaled = 0,
+  floor = 0,
 ): number {
   if (published?.same) return published.version;
   const publishedVersion = published?.version ?? 0;
@@ -57,8 +66,30 @@ export function decideVersion(
   if (recorded?.content === content && recorded.version === highest && publishedVersion === 0) {
     return recorded.version;
   }
-  return highest + 1;
+  return Math.max(highest + 1, floor);
 }
+
+/** Versions from the build's clock count seconds from here (2020-01-01T00:00:00Z). */
+export const VERSION_EPOCH = Date.UTC(2020, 0, 1);
+
+/**
+ * The least version a changed document gets from a build at `now`: the seconds since
+ * VERSION_EPOCH. Every version a build hands out is at most its own clock's (or one more than
+ * a version before it), so a later build's floor is above every version handed out before,
+ * and a lost state (a CI cache evicted, or one restored from a night whose verify failed and
+ * was never saved) can only move versions up, never repeat one for other content.
+ * (TS 102 818 asks for versions that grow by one; radios compare them for change, and a
+ * version that goes back or repeats is what would mislead them.)
+ */
+export function versionFloor(now: number): number {
+  return Math.max(0, Math.floor((now - VERSION_EPOCH) / 1000));
+}
+
+const VERSIONS_REMEDY =
+  "Delete it to start over: versions then continue from those of the published files.";
+const JOURNAL_REMEDY =
+  "Delete it to go on: versions then continue from the record and the published files, " +
+  "which could repeat a version a killed build gave to a file it was writing.";
 
 export class DocumentVersions {
   private constructor(
@@ -69,35 +100,57 @@ export class DocumentVersions {
     private readonly journaledVersions: Map<string, number>,
     /** versions.json as read: written again only when it changes. */
     private readonly committed: string,
+    /** The least version of a changed document (versionFloor of the build's clock). */
+    private readonly floor: number,
   ) {}
 
-  /** The last complete build's records, with what later unfinished builds journaled on top. */
-  static read(outDir: string): DocumentVersions {
+  /**
+   * The last complete build's records, with what later unfinished builds journaled on top. A
+   * damaged file stops the build (DamagedStateError), for a version guessed could repeat; the
+   * last journal line without its newline is an append a kill cut short (its file never appeared).
+   */
+  static read(outDir: string, floor = 0): DocumentVersions {
     const records = new Map<string, DocumentRecord>();
-    const file = readStateFile(outDir, VERSIONS_PATH) ?? "";
+    const file = readStateFile(outDir, VERSIONS_PATH, VERSIONS_REMEDY) ?? "";
     if (file !== "") {
-      let parsed: Partial<VersionsFile>;
+      const damaged = (problem: string) =>
+        new DamagedStateError(join(outDir, VERSIONS_PATH), problem, VERSIONS_REMEDY);
+      let parsed: unknown;
       try {
-        parsed = JSON.parse(file) as Partial<VersionsFile>;
+        parsed = JSON.parse(file);
       } catch {
-        throw new Error(
-          "it is not valid JSON; delete it to start over (versions then continue from the published files)",
-        );
+        throw damaged("it is not valid JSON");
       }
-      for (const [path, record] of Object.entries(parsed.documents ?? {})) {
-        if (isSitePath(path) && isRecord(record)) records.set(path, record);
+      const documents = (parsed as Partial<VersionsFile> | null)?.documents;
+      if (typeof documents !== "object" || documents === null || Array.isArray(documents)) {
+        throw damaged('it has no "documents" object');
+      }
+      for (const [path, record] of Object.entries(documents)) {
+        if (!isSitePath(path) || !isRecord(record)) {
+          throw damaged(
+            `the entry for ${JSON.stringify(path).slice(0, 120)} is not a version record`,
+          );
+        }
+        records.set(path, record);
       }
     }
     const journaled = new Map<string, number>();
-    for (const line of readStateFile(outDir, VERSIONS_JOURNAL_PATH)?.split("\n") ?? []) {
+    const lines = readStateFile(outDir, VERSIONS_JOURNAL_PATH, JOURNAL_REMEDY)?.split("\n") ?? [];
+    lines.pop();
+    for (const [i, line] of lines.entries()) {
       const space = line.indexOf(" ");
       const version = Number(line.slice(0, space));
       const path = line.slice(space + 1);
-      if (space > 0 && Number.isSafeInteger(version) && version >= 1 && isSitePath(path)) {
-        journaled.set(path, Math.max(version, journaled.get(path) ?? 0));
+      if (!(space > 0 && Number.isSafeInteger(version) && version >= 1 && isSitePath(path))) {
+        throw new DamagedStateError(
+          join(outDir, VERSIONS_JOURNAL_PATH),
+          `line ${i + 1} is not "<version> <path>"`,
+          JOURNAL_REMEDY,
+        );
       }
+      journaled.set(path, Math.max(version, journaled.get(path) ?? 0));
     }
-    return new DocumentVersions(outDir, records, journaled, file);
+    return new DocumentVersions(outDir, records, journaled, file, floor);
   }
 
   /** The rendered document with its version, compared with the published bytes. */
@@ -120,6 +173,7 @@ export class DocumentVersions {
       publishedStamp && { version: publishedStamp.version, same },
       content,
       this.journaledVersions.get(path),
+      this.floor,
     );
     this.records.set(path, { version, content });
     return same

@@ -20,6 +20,20 @@ import { writeFileAtomically } from "./writeFileAtomically.js";
 /** Where out/ keeps the input cache: a file per validated data file, named by its key. */
 export const INPUT_CACHE_DIR = `${STATE_DIR}/inputs`;
 const ENTRY = /^[0-9a-f]{64}\.v8$/;
+/** Each entry starts with the SHA-256 of the rest: a bit flip or a bad restore is never read as a value. */
+const CHECK_BYTES = 32;
+
+function withCheck(serialized: Uint8Array): Buffer {
+  return Buffer.concat([createHash("sha256").update(serialized).digest(), serialized]);
+}
+
+/** The serialized value of an entry whose check matches; undefined for a damaged one. */
+function checked(entry: Buffer | undefined): Buffer | undefined {
+  if (entry === undefined || entry.length < CHECK_BYTES) return undefined;
+  const value = entry.subarray(CHECK_BYTES);
+  const sum = createHash("sha256").update(value).digest();
+  return sum.equals(entry.subarray(0, CHECK_BYTES)) ? value : undefined;
+}
 
 export interface InputCacheFolder extends InputCache {
   /**
@@ -40,9 +54,14 @@ export interface InputCacheFolder extends InputCache {
  * of its own at once (held in memory they took 58 MB per 100 services until the end of the
  * build) and are moved into inputs/ only by a build that published (`commit`), so a refused
  * build leaves out/ as it was (`abort`); each move is a rename, so a build killed midway leaves
- * no entry half-written.
+ * no entry half-written. Each entry carries a digest of its own bytes and is parsed again when
+ * it does not match; `readEarlier: false` (`--force`) reads none of an earlier build's entries.
  */
-export function openInputCacheFolder(outDir: string, program: string): InputCacheFolder {
+export function openInputCacheFolder(
+  outDir: string,
+  program: string,
+  { readEarlier = true }: { readEarlier?: boolean } = {},
+): InputCacheFolder {
   // Never through a link planted in the bookkeeping folder (the same check as the build lock's).
   refuseUnsafeEntries(outDir, scanStateFolder(outDir));
   const dir = join(outDir, INPUT_CACHE_DIR);
@@ -77,7 +96,7 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
       if (madeEntries.has(key)) return true;
       if (kept === undefined) {
         try {
-          kept = new Set(readdirSync(dir).filter((name) => ENTRY.test(name)));
+          kept = new Set(readEarlier ? readdirSync(dir).filter((name) => ENTRY.test(name)) : []);
         } catch {
           kept = new Set();
         }
@@ -88,11 +107,13 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
       used.add(key);
       const made = madeEntries.get(key);
       if (made instanceof Uint8Array) return made;
-      return readEntry(made ? staging.pathOf(`${key}.v8`) : join(dir, `${key}.v8`));
+      const entry = checked(readEntry(made ? staging.pathOf(`${key}.v8`) : join(dir, `${key}.v8`)));
+      if (entry === undefined) debug("load", () => `input cache entry ${key} is damaged: not used`);
+      return entry;
     },
     write(key, serialized) {
       used.add(key);
-      if (staging.write(`${key}.v8`, serialized)) {
+      if (staging.write(`${key}.v8`, withCheck(serialized))) {
         madeEntries.set(key, true);
       } else {
         debug("load", () => `input cache entry ${key} kept in memory (it could not be staged)`);
@@ -106,7 +127,7 @@ export function openInputCacheFolder(outDir: string, program: string): InputCach
         for (const [key, entry] of madeEntries) {
           const path = join(dir, `${key}.v8`);
           if (entry === true) renameSync(staging.pathOf(`${key}.v8`), path);
-          else writeFileAtomically(path, entry);
+          else writeFileAtomically(path, withCheck(entry));
         }
       } catch (error) {
         debug("load", () => `input cache not written (${(error as Error).message})`);

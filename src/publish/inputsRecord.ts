@@ -1,56 +1,62 @@
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { DOCUMENTS_PATH } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
+import { recordedState, type SeenFile } from "../load/fileState.js";
+import {
+  DOCUMENTS_PATH,
+  readShortcutRecord,
+  type ShortcutNotes,
+  writeShortcutRecord,
+} from "./stateFolder.js";
 
 /**
  * What each published document was made from: its inputs (a digest, see
- * render/documentInputs.ts) and the state of its file when the build that recorded it ended.
- * A later build whose inputs for a document are the same, and whose file is still in that
- * state, leaves the document as it is without rendering it: a full build would render the same
- * bytes apart from creationTime, and so keep the file too. Written after every complete build;
- * a build killed midway leaves the last record, in which every file it replaced or removed no
- * longer matches its state (a replaced file has a new inode), so those documents are rendered.
+ * render/documentInputs.ts) and its file's state and digest (load/fileState.ts) when the build
+ * that recorded it ended. A later build whose inputs for a document are the same, and whose file
+ * is still that file (by its state, or else by its bytes), leaves the document as it is without
+ * rendering it: a full build would render the same bytes apart from creationTime, and so keep
+ * the file too. Written after every complete build; a build killed midway leaves the last
+ * record, in which every file it replaced or removed no longer matches, so those are rendered.
  */
 export interface RecordedInputs {
   inputs: string;
-  /** fileState() of the published file. */
-  file: string;
+  /** The published file, as the build that recorded it left it. */
+  file: SeenFile;
 }
 
 export type InputsRecord = Map<string, RecordedInputs>;
 
 interface RecordFile {
-  documents: Record<string, [inputs: string, file: string]>;
+  documents: Record<string, [inputs: string, state: string, digest: string]>;
 }
 
-/** The last complete build's record; empty when there is none or it cannot be read. */
-export function readInputsRecord(outDir: string): InputsRecord {
+/**
+ * The last complete build's record; empty when there is none, and when it is damaged (said in
+ * `notes`): then every document is rendered and compared, as on a first build. A stale record
+ * is never wrong either: a file is reused only if it still is the file recorded.
+ */
+export function readInputsRecord(outDir: string, notes?: ShortcutNotes): InputsRecord {
   const record: InputsRecord = new Map();
-  let parsed: Partial<RecordFile>;
-  try {
-    parsed = JSON.parse(readFileSync(join(outDir, DOCUMENTS_PATH), "utf8")) as Partial<RecordFile>;
-  } catch {
-    // None yet, or damaged by hand: every document is rendered and compared, as on a first build.
-    return record;
-  }
-  for (const [path, entry] of Object.entries(parsed.documents ?? {})) {
-    if (Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string") {
-      record.set(path, { inputs: entry[0], file: entry[1] });
+  const { documents } = readShortcutRecord<RecordFile>(outDir, DOCUMENTS_PATH, notes);
+  if (typeof documents !== "object" || documents === null) return record;
+  for (const [path, entry] of Object.entries(documents)) {
+    if (Array.isArray(entry) && entry.every((part) => typeof part === "string")) {
+      const [inputs = "", state = "", digest = ""] = entry;
+      if (/^[0-9a-f]{64}$/.test(digest)) record.set(path, { inputs, file: { state, digest } });
     }
   }
   return record;
 }
 
-/** Replaces the record; a build of rendered documents only (no inputs) leaves none. */
+/** Replaces the record. Never fails the build: a record not written only saves less next time. */
 export function writeInputsRecord(outDir: string, record: InputsRecord): void {
   if (record.size === 0) {
-    rmSync(join(outDir, DOCUMENTS_PATH), { force: true });
+    rmSync(join(outDir, DOCUMENTS_PATH), { force: true, recursive: true });
     return;
   }
   const documents: RecordFile["documents"] = {};
+  const at = Date.now();
   for (const [path, { inputs, file }] of [...record].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    documents[path] = [inputs, file];
+    documents[path] = [inputs, recordedState(file, at), file.digest];
   }
-  writeFileAtomically(join(outDir, DOCUMENTS_PATH), `${JSON.stringify({ documents })}\n`);
+  writeShortcutRecord(outDir, DOCUMENTS_PATH, { documents }, "publish");
 }

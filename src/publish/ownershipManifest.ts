@@ -1,6 +1,12 @@
 import { appendFileSync, rmSync } from "node:fs";
 import { join, posix } from "node:path";
-import { JOURNAL_PATH, MANIFEST_PATH, readStateFile, STATE_DIR } from "./stateFolder.js";
+import {
+  DamagedStateError,
+  JOURNAL_PATH,
+  MANIFEST_PATH,
+  readStateFile,
+  STATE_DIR,
+} from "./stateFolder.js";
 import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
@@ -14,6 +20,16 @@ export interface ManifestFile {
   files: string[];
 }
 
+/** Control characters, and what a byte that is not UTF-8 decodes to: never in a path the build writes. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const UNPRINTABLE = /[\u0000-\u001f\u007f\ufffd]/;
+
+const MANIFEST_REMEDY =
+  "Delete it to start over: the files earlier builds wrote then count as foreign and are left " +
+  "alone (remove them by hand, or build into an empty folder).";
+const JOURNAL_REMEDY =
+  "Delete it to go on: the files a killed build was creating then count as foreign and are left alone.";
+
 /** A relative path that stays inside out/ and outside the build's own bookkeeping. */
 export function isSitePath(path: string): boolean {
   return (
@@ -25,29 +41,48 @@ export function isSitePath(path: string): boolean {
     path !== "." &&
     !path.endsWith("/") &&
     !path.includes("\\") &&
+    !UNPRINTABLE.test(path) &&
     path !== STATE_DIR &&
     !path.startsWith(`${STATE_DIR}/`)
   );
 }
 
-/** Paths owned by an earlier build: the manifest plus what unfinished builds journaled. */
+/**
+ * Paths owned by an earlier build: the manifest plus what unfinished builds journaled. Ownership
+ * decides what a build may replace or delete, so a damaged manifest or journal stops the build
+ * (DamagedStateError: the file, what is wrong, what to do) rather than be guessed at. The last
+ * journal line without its newline is an append a kill cut short: the file never appeared.
+ */
 export function readOwnedPaths(outDir: string): Set<string> {
   const owned = new Set<string>();
-  const manifest = readStateFile(outDir, MANIFEST_PATH);
+  const manifest = readStateFile(outDir, MANIFEST_PATH, MANIFEST_REMEDY);
   if (manifest !== undefined) {
-    let parsed: Partial<ManifestFile>;
+    const damaged = (problem: string) =>
+      new DamagedStateError(join(outDir, MANIFEST_PATH), problem, MANIFEST_REMEDY);
+    let parsed: unknown;
     try {
-      parsed = JSON.parse(manifest) as Partial<ManifestFile>;
+      parsed = JSON.parse(manifest);
     } catch {
-      // Written atomically by every build, so only a hand edit can break it.
-      throw new Error(
-        "it is not valid JSON; delete it to start over (files of earlier builds then count as foreign)",
+      throw damaged("it is not valid JSON");
+    }
+    const files = (parsed as Partial<ManifestFile> | null)?.files;
+    if (!Array.isArray(files)) throw damaged('it has no "files" list');
+    // An entry outside the output folder is never the build's: ignored, so never deleted.
+    for (const path of files) if (typeof path === "string" && isSitePath(path)) owned.add(path);
+  }
+  const journal = readStateFile(outDir, JOURNAL_PATH, JOURNAL_REMEDY);
+  const lines = journal?.split("\n") ?? [];
+  lines.pop();
+  for (const [i, path] of lines.entries()) {
+    if (!isSitePath(path)) {
+      throw new DamagedStateError(
+        join(outDir, JOURNAL_PATH),
+        `line ${i + 1} is not a path in the output folder`,
+        JOURNAL_REMEDY,
       );
     }
-    for (const path of parsed.files ?? []) if (isSitePath(path)) owned.add(path);
+    owned.add(path);
   }
-  const journal = readStateFile(outDir, JOURNAL_PATH);
-  for (const path of journal?.split("\n") ?? []) if (isSitePath(path)) owned.add(path);
   return owned;
 }
 

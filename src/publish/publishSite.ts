@@ -1,6 +1,18 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+} from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
+import { SpiStaticError } from "../exit/spiStaticError.js";
+import { type SeenFile, seenNow, seeUnchanged } from "../load/fileState.js";
 import type { PlannedDocument, SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import {
@@ -10,18 +22,18 @@ import {
   recordBuildStamp,
   type UpToDateSite,
 } from "./buildStamp.js";
-import { DocumentVersions } from "./documentVersions.js";
-import { fileState, stateOf } from "./fileState.js";
+import { planDocument, type RenderReason } from "./documentPlan.js";
+import { DocumentVersions, versionFloor } from "./documentVersions.js";
 import { type InputsRecord, readInputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
 import { PublishError } from "./publishError.js";
 import { removeFiles } from "./removeFiles.js";
 import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";
 import {
-  DOCUMENTS_PATH,
   JOURNAL_PATH,
   LOCK_PATH,
   MANIFEST_PATH,
+  type ShortcutNotes,
   STAMP_PATH,
   VERSIONS_JOURNAL_PATH,
   VERSIONS_PATH,
@@ -46,7 +58,8 @@ export interface PublishSummary extends PublishProgress {
 }
 
 export interface PublishOptions {
-  lock?: BuildLockOptions;
+  /** How to wait for another build's lock; "held": the caller holds it (holdOutputFolder). */
+  lock?: BuildLockOptions | "held";
   /** Recorded when the build completes, so that a rebuild from the same inputs can be skipped. */
   stamp?: BuildStamp<unknown>;
   /** Called after every batch of documents, e.g. for a progress line on a terminal. */
@@ -55,6 +68,13 @@ export interface PublishOptions {
   keep?: string[];
   /** Render every planned document, whatever the inputs record says (`--force`). */
   force?: boolean;
+  /** Where damaged records that only save work are said (they are ignored). */
+  notes?: ShortcutNotes;
+  /**
+   * The build's clock (UTC ms): a changed document's version is at least its versionFloor
+   * (documentVersions.ts). Without it, versions only grow by one from the state.
+   */
+  now?: number;
 }
 
 /** A document as rendered, or as planned: rendered only when its inputs or its file changed. */
@@ -63,8 +83,8 @@ export type PublishableDocument = SiteDocument | PlannedDocument;
 /** Documents taken together, so the journals get one append per batch, not per file. */
 const BATCH_SIZE = 64;
 /**
- * Rendered documents held at most before they are compared and written, when none is being
- * rendered elsewhere: two batches of a 100-service build's PI documents held 60-70 MB.
+ * Rendered documents held at most before they are compared and written: a batch of a
+ * 100-service build's PI documents held 30-35 MB.
  */
 const HELD_BYTES = 8_000_000;
 
@@ -78,29 +98,32 @@ const HELD_BYTES = 8_000_000;
 export async function publishSite(
   outDir: string,
   documents: Iterable<PublishableDocument> | AsyncIterable<PublishableDocument>,
-  { lock, stamp, onProgress, keep = [], force = false }: PublishOptions = {},
+  { lock, stamp, onProgress, keep = [], force = false, notes, now }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
-  const release = await lockOutputFolder(outDir, lock);
+  const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
   try {
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     refuseUnsafeEntries(outDir, contents);
     const owned = attempt(join(outDir, MANIFEST_PATH), "read", () => readOwnedPaths(outDir));
     const versions = attempt(join(outDir, VERSIONS_PATH), "read", () =>
-      DocumentVersions.read(outDir),
+      DocumentVersions.read(outDir, now === undefined ? 0 : versionFloor(now)),
     );
     attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
-    const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir);
-    const batches: Batches = { outDir, owned, versions, recorded, record: new Map() };
+    const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir, notes);
+    const batches: Batches = {
+      outDir,
+      owned,
+      versions,
+      recorded,
+      record: new Map(),
+      force,
+      reasons: new Map(),
+    };
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
     const published = new Set<string>();
-    // A batch is rendered (in worker threads, when the render stage uses them) while the one
-    // before it is compared and written: one batch ahead, so the bytes held stay bounded. A
-    // batch is awaited only once a whole batch more was looked at, more documents than one
-    // service has: the render stage answers once it has seen all of a service's documents.
-    // Documents all rendered already (on this thread) need no batch ahead: they are written
-    // once a batch is full or HELD_BYTES of them are held, whichever comes first.
-    let ahead: StartedDocument[] = [];
+    // Documents are compared and written in batches: once BATCH_SIZE were looked at, or
+    // HELD_BYTES of rendered ones are held, whichever comes first.
     let batch: StartedDocument[] = [];
     let seen = 0;
     let heldBytes = 0;
@@ -111,40 +134,41 @@ export async function publishSite(
       published.add(document.path);
       // Rendered (or not) as it arrives, so the render stage's debug counts are complete at its end.
       const started = startRender(batches, document, progress);
-      if (started) batch.push(started);
-      if (started?.rendered instanceof Buffer) heldBytes += started.rendered.length;
-      const full = ++seen % BATCH_SIZE === 0;
-      if ((full || heldBytes >= HELD_BYTES) && allRendered(ahead) && allRendered(batch)) {
-        await publishBatch(batches, ahead, progress);
-        await publishBatch(batches, batch, progress);
+      if (started) {
+        batch.push(started);
+        heldBytes += started.rendered.length;
+      }
+      if (++seen % BATCH_SIZE === 0 || heldBytes >= HELD_BYTES) {
+        publishBatch(batches, batch, progress);
         onProgress?.(progress);
-        ahead = [];
-        batch = [];
-        heldBytes = 0;
-      } else if (full) {
-        await publishBatch(batches, ahead, progress);
-        onProgress?.(progress);
-        ahead = batch;
         batch = [];
         heldBytes = 0;
       }
     }
-    await publishBatch(batches, ahead, progress);
-    await publishBatch(batches, batch, progress);
+    publishBatch(batches, batch, progress);
     onProgress?.(progress);
 
     for (const path of keep) if (owned.has(path)) published.add(path);
-    const removed = removeFiles(
-      outDir,
-      [...owned].filter((path) => !published.has(path)),
-    );
-    removeFiles(outDir, contents.leftovers);
-    // Listed before publishing: the owned files it held that this build dropped are gone now.
+    const stale = [...owned].filter((path) => !published.has(path));
+    // Listed before pruning: the owned files it held that this build dropped are gone after.
     const foreign = contents.files.filter((path) => !published.has(path) && !owned.has(path));
+    // The state is written before anything is pruned, the stale files still owned: a build whose
+    // state cannot be written prunes nothing, and one killed while pruning still owns what is left
+    // (a file's own version is the floor of its next, so the dropped version records lose nothing).
+    const stillOwned = [...published, ...stale];
     attempt(join(outDir, VERSIONS_PATH), "write", () => versions.commit(published));
-    attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
+    attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, stillOwned));
     const { record } = batches;
-    attempt(join(outDir, DOCUMENTS_PATH), "write", () => writeInputsRecord(outDir, record));
+    writeInputsRecord(outDir, record);
+    const removed = removeFiles(outDir, stale);
+    removeFiles(outDir, contents.leftovers);
+    if (stale.length > 0) {
+      attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
+    }
+    debug("plan", () => {
+      const why = [...batches.reasons].map(([reason, count]) => `${count}: ${reason}`);
+      return `${progress.reused} reused; rendered: ${why.length > 0 ? why.join("; ") : "none planned"}`;
+    });
     debug(
       "publish",
       () =>
@@ -166,9 +190,9 @@ export async function publishSite(
 
 /**
  * The published site, when the last build made it from the same inputs on the same local day
- * and nothing has touched its files since: then a build has nothing to do. A match is checked
- * again under the build lock, so a build still writing the folder is waited for (or reported
- * busy) as usual; a stamp that does not match never touches the lock.
+ * and nothing has touched its files since: then a build has nothing to do. Checked under the
+ * build lock (`lock: "held"`: buildSite holds it for the whole build; otherwise a match is
+ * checked again once the lock is taken, and a stamp that does not match never touches it).
  */
 export async function findUpToDateSite<Report>(
   outDir: string,
@@ -178,8 +202,8 @@ export async function findUpToDateSite<Report>(
 ): Promise<(UpToDateSite<Report> & { foreign: string[] }) | undefined> {
   refuseUnsafeStateFolder(outDir);
   const rebuild = (reason: string) => debug("stamp", () => `building ${outDir}: ${reason}`);
-  if (!readUpToDateSite(outDir, inputs, now, rebuild)) return undefined;
-  const release = await lockOutputFolder(outDir, lock);
+  if (lock !== "held" && !readUpToDateSite(outDir, inputs, now, rebuild)) return undefined;
+  const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
   try {
     const site = readUpToDateSite<Report>(outDir, inputs, now, rebuild);
     if (!site) return undefined;
@@ -187,6 +211,11 @@ export async function findUpToDateSite<Report>(
       "stamp",
       () => `${outDir} is up to date: ${site.files.length} files as the last build left them`,
     );
+    try {
+      site.refresh?.();
+    } catch (error) {
+      debug("stamp", () => `${STAMP_PATH} not refreshed (${(error as Error).message})`);
+    }
     const published = new Set(site.files);
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     return { ...site, foreign: contents.files.filter((path) => !published.has(path)) };
@@ -206,7 +235,14 @@ function refuseUnsafeStateFolder(outDir: string): void {
   );
 }
 
-async function lockOutputFolder(outDir: string, lock: BuildLockOptions | undefined) {
+/**
+ * Takes the one-build-at-a-time lock on out/ (after checking the bookkeeping folder holds no
+ * link or FIFO); returns the function that releases it.
+ */
+export async function holdOutputFolder(
+  outDir: string,
+  lock: BuildLockOptions | undefined,
+): Promise<() => Promise<void>> {
   refuseUnsafeStateFolder(outDir);
   const lockPath = join(outDir, LOCK_PATH);
   return acquireBuildLock(lockPath, lock).catch((error: unknown) => {
@@ -222,6 +258,9 @@ interface Batches {
   /** The last complete build's inputs record, and the one this build makes. */
   recorded: InputsRecord;
   record: InputsRecord;
+  force: boolean;
+  /** How many planned documents were rendered for each reason (SPI_STATIC_DEBUG=plan). */
+  reasons: Map<RenderReason, number>;
 }
 
 /** A document whose bytes (version decided) differ from the published file's. */
@@ -231,53 +270,53 @@ interface ChangedDocument {
   inputs: string | undefined;
 }
 
-/** A document being rendered, or given rendered. */
+/** A document rendered, or given rendered. */
 interface StartedDocument {
   path: string;
-  rendered: Buffer | Promise<Buffer>;
+  rendered: Buffer;
   inputs: string | undefined;
 }
 
 /**
  * A planned document whose inputs and file are as the last build recorded, and whose version no
  * unfinished build journaled since, is left as it is without being rendered (it keeps its
- * version); any other is rendered (or its rendering started) and returned.
+ * version); any other is rendered and returned.
  */
 function startRender(
-  { outDir, versions, recorded, record }: Batches,
+  { outDir, versions, recorded, record, force, reasons }: Batches,
   document: PublishableDocument,
   progress: PublishProgress,
 ): StartedDocument | undefined {
   const inputs = "inputs" in document ? document.inputs : undefined;
   if (!("render" in document)) return { path: document.path, rendered: document.content, inputs };
   const before = recorded.get(document.path);
-  if (
-    before !== undefined &&
-    before.inputs === inputs &&
-    !versions.journaled(document.path) &&
-    fileState(join(outDir, document.path)) === before.file
-  ) {
-    record.set(document.path, before);
+  const plan = planDocument({
+    force,
+    before,
+    inputs,
+    journaled: versions.journaled(document.path),
+    seeUnchanged: (file) => seeUnchanged(join(outDir, document.path), file),
+  });
+  if (!plan.render) {
+    record.set(document.path, { inputs: before?.inputs ?? "", file: plan.file });
     progress.reused++;
     progress.unchanged++;
     return undefined;
   }
+  debug("plan", () => `${document.path}: rendered: ${plan.why}`);
+  reasons.set(plan.why, (reasons.get(plan.why) ?? 0) + 1);
   return { path: document.path, rendered: document.render(), inputs };
 }
 
-function allRendered(started: StartedDocument[]): boolean {
-  return started.every((document) => document.rendered instanceof Buffer);
-}
-
 /** Compares the rendered documents with the published files, in order, and writes those that differ. */
-async function publishBatch(
+function publishBatch(
   batches: Batches,
   started: StartedDocument[],
   progress: PublishProgress,
-): Promise<void> {
+): void {
   const changed: ChangedDocument[] = [];
   for (const { path, rendered, inputs } of started) {
-    const different = compareWithPublished(batches, path, await rendered, inputs, progress);
+    const different = compareWithPublished(batches, path, rendered, inputs, progress);
     if (different) changed.push(different);
   }
   writeBatch(batches, changed, progress);
@@ -295,7 +334,11 @@ function compareWithPublished(
   const current = readPublished(join(outDir, path));
   const settled = versions.settle(path, rendered, current?.bytes);
   if (!settled.changed) {
-    if (inputs !== undefined && current) record.set(path, { inputs, file: current.state });
+    if (inputs !== undefined && current) {
+      // Hashed only here: a document that changed is recorded by the bytes written instead.
+      const digest = createHash("sha256").update(current.bytes).digest("hex");
+      record.set(path, { inputs, file: seenNow(current.stats, digest) });
+    }
     progress.unchanged++;
     return undefined;
   }
@@ -322,10 +365,19 @@ function writeBatch(
     const target = join(outDir, path);
     attempt(target, "write", () => writeFileAtomically(target, content));
     if (inputs !== undefined) {
-      const file = fileState(target);
-      if (file !== undefined) record.set(path, { inputs, file });
+      const digest = createHash("sha256").update(content).digest("hex");
+      record.set(path, { inputs, file: writtenFile(target, digest) });
     }
     progress.written++;
+  }
+}
+
+/** A file just written: its state, trusted only if it settles before the record is written. */
+function writtenFile(path: string, digest: string): SeenFile {
+  try {
+    return seenNow(lstatSync(path, { bigint: true }), digest);
+  } catch {
+    return { state: "", digest };
   }
 }
 
@@ -334,7 +386,7 @@ function writeBatch(
  * FIFO (one may appear after the scan): anything but a regular file stops the build. Otherwise
  * unreadable counts as changed: the write then fails with the precise reason, or succeeds.
  */
-function readPublished(path: string): { bytes: Buffer; state: string } | undefined {
+function readPublished(path: string): { bytes: Buffer; stats: BigIntStats } | undefined {
   let fd: number;
   try {
     fd = openSync(path, READ_FLAGS);
@@ -345,7 +397,8 @@ function readPublished(path: string): { bytes: Buffer; state: string } | undefin
   try {
     const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile()) throw notRegular(path);
-    return { bytes: readOpenFile(fd, Number(stats.size)), state: stateOf(stats) };
+    const bytes = readOpenFile(fd, Number(stats.size));
+    return { bytes, stats };
   } catch (error) {
     if (error instanceof PublishError) throw error;
     return undefined;
@@ -383,6 +436,6 @@ function attempt<T>(path: string, action: PublishError["action"], step: () => T)
   try {
     return step();
   } catch (error) {
-    throw error instanceof PublishError ? error : new PublishError(path, action, error);
+    throw error instanceof SpiStaticError ? error : new PublishError(path, action, error);
   }
 }

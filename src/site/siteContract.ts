@@ -62,6 +62,5 @@ export interface PlannedDocument {
   path: string;
   /** A digest of everything the document's bytes depend on apart from creationTime. */
   inputs: string;
-  /** A promise when the render stage renders in worker threads (`--jobs`). */
-  render(): Buffer | Promise<Buffer>;
+  render(): Buffer;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { InvalidArgumentError } from "commander";
@@ -68,4 +68,21 @@ describe("--keys-file", () => {
       }
     },
   );
+});
+
+describe("build's notes", () => {
+  it("says on stderr which damaged record it ignored, and rewrites it", async () => {
+    const dir = await mkdtemp(join(root, "notes-"));
+    const args = ["build", "--data", resolve("test/fixtures/minimal"), "--out", "out"];
+    const first = await runInProcess([...args, "--now", "2026-11-23T08:00:00Z"], dir);
+    expect(first.exitCode).toBe(0);
+    const checks = join(dir, "out/_spi-static/checks.json");
+    await writeFile(checks, "[damaged");
+    const next = await runInProcess([...args, "--now", "2026-11-24T08:00:00Z"], dir);
+    expect(next.exitCode).toBe(0);
+    expect(next.stderr).toContain(
+      `spi-static: ${join("out", "_spi-static/checks.json")} is not a JSON object: ignored; the work it saves was done again, and it is rewritten`,
+    );
+    expect(JSON.parse(await readFile(checks, "utf8"))).toBeTypeOf("object");
+  });
 });

@@ -9,8 +9,8 @@ let dataDir: string;
 let outDir: string;
 
 /** `spi-static build` of the copied example data with SPI_STATIC_DEBUG set to `topics`. */
-async function build(topics: string, now = NOW) {
-  const args = ["build", "--data", dataDir, "--out", outDir, "--now", now, "--quiet"];
+async function build(topics: string, now = NOW, more: string[] = []) {
+  const args = ["build", "--data", dataDir, "--out", outDir, "--now", now, "--quiet", ...more];
   const result = await runCli(args, process.cwd(), { SPI_STATIC_DEBUG: topics, SPI_API_KEYS: "" });
   expect(result.code).toBe(0);
   return result.stderr;
@@ -33,7 +33,7 @@ describe("SPI_STATIC_DEBUG", () => {
 
   it("says why the up-to-date check rebuilt, or that it did not", async () => {
     expect(await build("stamp")).toMatch(
-      /debug stamp: building .*out: another local day: the last build was for 2026-11-23T23:00:00.000Z to 2026-11-24T23:00:00.000Z\n/,
+      /debug stamp: building .*out: another local day: the last build was for 2026-11-24, this one is for 2026-11-23\n/,
     );
     expect(await build("stamp")).toMatch(
       /debug stamp: .*out is up to date: \d+ files as the last build left them\n/,
@@ -71,6 +71,31 @@ describe("SPI_STATIC_DEBUG", () => {
     );
     expect(stderr).toMatch(
       /debug schedule: news: \d+ programmes laid out for 2026-11-14 to 2026-12-02/,
+    );
+  });
+
+  it("says why each document is rendered (plan)", async () => {
+    await build("");
+    await writeFile(join(dataDir, "services/news.yaml"), "\n# a comment is an input too\n", {
+      flag: "a",
+    });
+    const stderr = await build("plan");
+    // Then one line for the whole build: how many were reused, and how many rendered for what.
+    expect(stderr).toMatch(/debug plan: 68 reused; rendered: 19: its inputs changed\n$/);
+    const lines = stderr.trim().split("\n").slice(0, -1);
+    const reasons = new Map<string, string>();
+    for (const line of lines) {
+      const [, path = "", why = ""] =
+        /^spi-static debug plan: (\S+): rendered: (.+)$/.exec(line) ?? [];
+      reasons.set(path, why);
+    }
+    expect(reasons.size).toBe(lines.length);
+    // The edited service's 17 PI documents and both SI: their inputs changed; nothing else.
+    expect([...reasons.keys()].filter((path) => path.includes("/news/"))).toHaveLength(17);
+    expect(reasons.size).toBe(17 + 2);
+    expect(new Set(reasons.values())).toEqual(new Set(["its inputs changed"]));
+    expect(await build("plan", NOW, ["--force"])).toMatch(
+      /debug plan: \S+_PI\.xml: rendered: --force renders every document\n/,
     );
   });
 

@@ -1,10 +1,8 @@
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, readFile } from "node:fs/promises";
+import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
-import { LOCK_PATH } from "../../src/publish/stateFolder.js";
 import { isTemporaryFile } from "../../src/publish/writeFileAtomically.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { readTree } from "../outputFolder.js";
@@ -51,47 +49,44 @@ interface Run {
   code: number | null;
   signal: NodeJS.Signals | null;
   stderr: string;
-  /** From taking the lock (publishing starts) to the end of the process; undefined if never. */
+  /** From the first document rendered (publishing starts) to the end of the process; undefined if never. */
   publishMs?: number;
 }
 
-/** Whether `outDir`'s build lock names `pid`: that build has started publishing. */
-async function holdsLock(outDir: string, pid: number | undefined): Promise<boolean> {
-  try {
-    return JSON.parse(await readFile(join(outDir, LOCK_PATH), "utf8")).pid === pid;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Runs the CLI; with `killAfterMs`, SIGKILLs it that long after it took the lock. Loading and
- * scheduling take most of a build, so a kill timed from the start would rarely hit a write.
+ * Runs the CLI; with `killAfterMs`, SIGKILLs it that long after it started publishing: when it
+ * says why it renders its first document (SPI_STATIC_DEBUG=plan). Loading and scheduling take
+ * most of a build, and the lock is held from the start, so a kill timed from either would
+ * rarely hit a write.
  */
 function build(dataDir: string, outDir: string, now: string, killAfterMs?: number): Promise<Run> {
   const args = ["build", "--data", dataDir, "--out", outDir, "--now", now, "--quiet"];
-  const child = spawn(process.execPath, [CLI, ...args]);
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, SPI_STATIC_DEBUG: "plan" },
+  });
   let stderr = "";
+  let exited = false;
+  let publishingAt: number | undefined;
   child.stderr.on("data", (chunk) => {
     stderr += chunk;
+    if (publishingAt !== undefined || !stderr.includes("spi-static debug plan: ")) return;
+    publishingAt = performance.now();
+    if (killAfterMs === undefined) return;
+    setTimeout(() => {
+      if (!exited) child.kill("SIGKILL");
+    }, killAfterMs);
   });
-  let exited = false;
-  let lockedAt: number | undefined;
-  const exit = new Promise<Run>((done) => {
+  return new Promise<Run>((done) => {
     child.on("exit", (code, signal) => {
       exited = true;
-      const publishMs = lockedAt === undefined ? undefined : performance.now() - lockedAt;
-      done({ code, signal, stderr, publishMs });
+      const publishMs = publishingAt === undefined ? undefined : performance.now() - publishingAt;
+      const said = stderr
+        .split("\n")
+        .filter((line) => !line.startsWith("spi-static debug plan: "))
+        .join("\n");
+      done({ code, signal, stderr: said, publishMs });
     });
   });
-  (async () => {
-    while (!exited && !(await holdsLock(outDir, child.pid))) await sleep(1);
-    lockedAt = performance.now();
-    if (killAfterMs === undefined || exited) return;
-    await sleep(killAfterMs);
-    child.kill("SIGKILL");
-  })();
-  return exit;
 }
 
 /** mulberry32: a small seeded generator, so the kill moments are reproducible. */

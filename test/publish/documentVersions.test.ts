@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { decideVersion } from "../../src/publish/documentVersions.js";
+import { decideVersion, VERSION_EPOCH, versionFloor } from "../../src/publish/documentVersions.js";
 import { publishSite } from "../../src/publish/publishSite.js";
 import { STATE_DIR, VERSIONS_JOURNAL_PATH, VERSIONS_PATH } from "../../src/publish/stateFolder.js";
 import type { SiteDocument } from "../../src/site/siteContract.js";
@@ -193,5 +193,20 @@ describe("decideVersion", () => {
     expect(decideVersion(record(5, "b"), undefined, "b", 6)).toBe(7);
     expect(decideVersion(record(5, "a"), { version: 5, same: false }, "b", 6)).toBe(7);
     expect(decideVersion(undefined, undefined, "b", 2)).toBe(3);
+  });
+});
+
+describe("versionFloor", () => {
+  const record = (version: number, content: string) => ({ version, content });
+  it("gives a changed document at least the build clock's seconds since 2020, never less than its next", () => {
+    const now = Date.parse("2026-11-23T08:00:00Z");
+    expect(versionFloor(now)).toBe((now - VERSION_EPOCH) / 1000);
+    expect(versionFloor(now + 1_000)).toBeGreaterThan(versionFloor(now));
+    const floor = versionFloor(now);
+    // State lost: the clock decides; state ahead of the clock: one more than the state.
+    expect(decideVersion(undefined, undefined, "a", 0, floor)).toBe(floor);
+    expect(decideVersion(record(floor + 5, "a"), undefined, "b", 0, floor)).toBe(floor + 6);
+    // Unchanged keeps its version whatever the clock says.
+    expect(decideVersion(record(4, "a"), { version: 4, same: true }, "a", 0, floor)).toBe(4);
   });
 });

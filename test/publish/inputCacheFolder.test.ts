@@ -40,10 +40,13 @@ describe("the input cache in out/", () => {
     expect(await readdir(join(outDir, INPUT_CACHE_DIR))).toHaveLength(Number(files));
 
     const tree = await readTree(outDir);
-    const next = await loadDebug(() =>
+    const next = await loadDebug(() => buildSite({ dataDir, outDir, now: NOW + 86_400_000 }));
+    expect(next).toContain(`${files} data files: ${files} from the input cache, 0 parsed`);
+    // --force trusts nothing kept: every file is parsed again.
+    const forced = await loadDebug(() =>
       buildSite({ dataDir, outDir, now: NOW + 86_400_000, force: true }),
     );
-    expect(next).toContain(`${files} data files: ${files} from the input cache, 0 parsed`);
+    expect(forced).toContain(`${files} data files: 0 from the input cache, ${files} parsed`);
 
     // An edited schedule is parsed again; its old entry goes, the new one is kept.
     const schedule = join(dataDir, "schedules/lounge.yaml");

@@ -214,7 +214,7 @@ describe("publishSite", () => {
     await publishSite(outDir, [si()]);
     await writeFile(join(outDir, MANIFEST_PATH), "{ hand-edited");
     await expect(publishSite(outDir, [si()])).rejects.toThrow(
-      `cannot read ${join(outDir, MANIFEST_PATH)}: it is not valid JSON; delete it to start over`,
+      `${join(outDir, MANIFEST_PATH)} is damaged: it is not valid JSON. Nothing was written. Delete it to start over`,
     );
   });
 
