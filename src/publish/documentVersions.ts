@@ -23,9 +23,11 @@ import { writeFileAtomically } from "./writeFileAtomically.js";
  * `versions.journal` ("<version> <path>" lines): every new version is journaled before its
  * document is written, so after a build killed at any point the next one still knows the
  * highest version each path may have published, and never reuses a number for other content.
- * The published file's own version is a floor too, so a lost state folder never lowers one, and
- * the build's clock is the floor of a changed document's version (versionFloor), so a state lost
- * or replayed from an older night never repeats one for other content.
+ * The published file's own version is a floor too, so a lost state folder never lowers one. A
+ * document of which nothing is known (a first build, or a CI runner whose state and out/ were
+ * both lost) starts at the build's clock (versionFloor), not at 1: above every version handed out
+ * before, so a lost state never repeats a version for other content, while a document with a
+ * history still grows by one as the standard asks.
  */
 export interface DocumentRecord {
   version: number;
@@ -49,9 +51,9 @@ export interface SettledDocument {
 /**
  * The version of a rendered document. Unchanged from the published file: that file's version.
  * Else one more than any version this path may have carried (recorded, published, journaled),
- * and at least `floor` (the build's clock, versionFloor), except that a file that is gone comes
- * back under its recorded version if its content is the same and no higher version was
- * published since.
+ * or `floor` (the build's clock, versionFloor) when it may have carried none, except that a file
+ * that is gone comes back under its recorded version if its content is the same and no higher
+ * version was published since.
  */
 export function decideVersion(
   recorded: DocumentRecord | undefined,
@@ -66,20 +68,18 @@ export function decideVersion(
   if (recorded?.content === content && recorded.version === highest && publishedVersion === 0) {
     return recorded.version;
   }
-  return Math.max(highest + 1, floor);
+  return highest === 0 ? Math.max(1, floor) : highest + 1;
 }
 
 /** Versions from the build's clock count seconds from here (2020-01-01T00:00:00Z). */
 export const VERSION_EPOCH = Date.UTC(2020, 0, 1);
 
 /**
- * The least version a changed document gets from a build at `now`: the seconds since
- * VERSION_EPOCH. Every version a build hands out is at most its own clock's (or one more than
- * a version before it), so a later build's floor is above every version handed out before,
- * and a lost state (a CI cache evicted, or one restored from a night whose verify failed and
- * was never saved) can only move versions up, never repeat one for other content.
- * (TS 102 818 asks for versions that grow by one; radios compare them for change, and a
- * version that goes back or repeats is what would mislead them.)
+ * The first version of a document with no history, from a build at `now`: the seconds since
+ * VERSION_EPOCH. A version grows by one per build that changes its document, and builds are
+ * more than a second apart, so every version handed out is at most the clock's at its build:
+ * when a CI cache is evicted (no state, no out/), the next build's first versions lie above
+ * every version radios may hold, and none is repeated for other content.
  */
 export function versionFloor(now: number): number {
   return Math.max(0, Math.floor((now - VERSION_EPOCH) / 1000));

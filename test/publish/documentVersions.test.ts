@@ -198,13 +198,16 @@ describe("decideVersion", () => {
 
 describe("versionFloor", () => {
   const record = (version: number, content: string) => ({ version, content });
-  it("gives a changed document at least the build clock's seconds since 2020, never less than its next", () => {
+  it("starts a document without history at the build clock's seconds since 2020, and grows the others by one", () => {
     const now = Date.parse("2026-11-23T08:00:00Z");
     expect(versionFloor(now)).toBe((now - VERSION_EPOCH) / 1000);
     expect(versionFloor(now + 1_000)).toBeGreaterThan(versionFloor(now));
     const floor = versionFloor(now);
-    // State lost: the clock decides; state ahead of the clock: one more than the state.
+    // Nothing known (a first build, or state and out/ lost): the clock decides.
     expect(decideVersion(undefined, undefined, "a", 0, floor)).toBe(floor);
+    // A history, whatever the clock: one more than the highest version known.
+    expect(decideVersion(record(4, "a"), undefined, "b", 0, floor)).toBe(5);
+    expect(decideVersion(undefined, { version: 7, same: false }, "b", 0, floor)).toBe(8);
     expect(decideVersion(record(floor + 5, "a"), undefined, "b", 0, floor)).toBe(floor + 6);
     // Unchanged keeps its version whatever the clock says.
     expect(decideVersion(record(4, "a"), { version: 4, same: true }, "a", 0, floor)).toBe(4);
