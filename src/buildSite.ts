@@ -221,7 +221,7 @@ async function buildLocked(
     const site = planSite(scheduled, now, documentInputs, { ahead });
     // Logos made from source images (src/logos, issue 27), before anything is written; published
     // first, so SI never names a logo not yet there.
-    const logos = await planLogoDocuments(broadcaster, outDir);
+    const logos = await planLogoDocuments(broadcaster, outDir, { force });
     // The edge files go last: the worker never names a service whose documents are not yet written.
     function* documents() {
       yield* logos;

@@ -15,11 +15,12 @@ import { makeLogo } from "./makeLogo.js";
  * with out/ untouched. A logo's name is a hash of everything its bytes depend on, so one already
  * published under its name (and still a whole image of its size) is taken as it is: an unchanged
  * logo is never made again, and a nightly build with unchanged logos makes none
- * (SPI_STATIC_DEBUG=logos says how many were made).
+ * (SPI_STATIC_DEBUG=logos says how many were made); `force` (--force) trusts no published one.
  */
 export async function planLogoDocuments(
   broadcaster: Broadcaster,
   outDir: string,
+  { force = false }: { force?: boolean } = {},
 ): Promise<PlannedDocument[]> {
   const recipes = new Map<string, LogoRecipe>();
   for (const logo of logosOf(broadcaster)) {
@@ -32,7 +33,7 @@ export async function planLogoDocuments(
   // By name without the owner's folder: services sharing a source and options share the bytes.
   const madeHere = new Map<string, Buffer>();
   for (const recipe of recipes.values()) {
-    let bytes = await publishedLogo(join(outDir, recipe.path), recipe);
+    let bytes = force ? undefined : await publishedLogo(join(outDir, recipe.path), recipe);
     if (bytes) counts.published++;
     else {
       const name = basename(recipe.path);

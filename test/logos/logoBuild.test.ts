@@ -33,10 +33,9 @@ async function dataFolder(name: string): Promise<string> {
   return dir;
 }
 
-async function build(dataDir: string, outDir: string, now: string) {
-  const result = await runCli(["build", "--data", dataDir, "--out", outDir, "--now", now], root, {
-    SPI_STATIC_DEBUG: "logos",
-  });
+async function build(dataDir: string, outDir: string, now: string, ...more: string[]) {
+  const args = ["build", "--data", dataDir, "--out", outDir, "--now", now, ...more];
+  const result = await runCli(args, root, { SPI_STATIC_DEBUG: "logos" });
   const debug = result.stderr
     .split("\n")
     .filter((line) => line.includes("debug logos"))
@@ -117,6 +116,12 @@ describe("logos made by the build", () => {
     expect(tuesday.code, tuesday.stderr).toBe(0);
     expect(tuesday.debug).toEqual([
       "spi-static debug logos: 10 logos from sources: 0 made, 10 already published under their name (N ms)",
+    ]);
+    expect(await filesUnder(join(outDir, "logos"))).toEqual(monday);
+    // --force trusts no published logo: every one is made again, to the same bytes.
+    const forced = await build(dir, outDir, TUESDAY, "--force");
+    expect(forced.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 10 made, 0 already published under their name (N ms)",
     ]);
     expect(await filesUnder(join(outDir, "logos"))).toEqual(monday);
 
