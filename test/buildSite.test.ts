@@ -198,17 +198,17 @@ describe("a build whose inputs have not changed", () => {
       expect(text).toContain(from);
       await writeFile(path, text.replaceAll(from, to));
     };
-    // A changed document's version is the build clock's seconds since 2020 (versionFloor).
-    const versionAt = (now: string) => String(versionFloor(Date.parse(now)));
+    // A first build's documents start at its clock's seconds since 2020 (versionFloor); a
+    // changed document then grows by one (TS 102 818: "incremented by one").
+    const firstVersion = String(versionFloor(Date.parse("2026-11-23T08:00:00Z")));
     await build("2026-11-23T08:00:00Z");
     const first = await versions();
-    const firstVersion = versionAt("2026-11-23T08:00:00Z");
     expect(new Set(first.values())).toEqual(new Set([firstVersion]));
 
     await edit("schedules/news.yaml", "The Midday Report", "The Midday Report Extra");
     const afterShowEdit = await build("2026-11-23T08:10:00Z");
     const second = await versions();
-    const secondVersion = versionAt("2026-11-23T08:10:00Z");
+    const secondVersion = String(Number(firstVersion) + 1);
     const changed = [...second]
       .filter(([, version]) => version === secondVersion)
       .map(([path]) => path);
@@ -220,7 +220,7 @@ describe("a build whose inputs have not changed", () => {
     await edit("services/news.yaml", "Switzerland and the World", "Switzerland and Europe");
     await build("2026-11-23T08:20:00Z");
     const third = await versions();
-    const thirdVersion = versionAt("2026-11-23T08:20:00Z");
+    const thirdVersion = String(Number(firstVersion) + 1);
     expect([third.get(OPEN_SI), third.get(KEYED_SI)]).toEqual([thirdVersion, thirdVersion]);
     expect([...third].filter(([path]) => !path.endsWith("SI.xml"))).toEqual(
       [...second].filter(([path]) => !path.endsWith("SI.xml")),
