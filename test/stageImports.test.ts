@@ -19,9 +19,10 @@ const FLOORS: Record<string, number> = {
   render: 5,
   edge: 5,
   logos: 5, // makes the logos the load stage checked, as documents of the site
-  publish: 6,
+  publish: 6, // writes one site file atomically, removes files; knows nothing of out/_spi-static/
   dns: 6, // the DNS records radios need, from the loaded model
-  "": 7, // src/*.ts: buildSite wires the stages
+  "": 7, // src/loadAndSchedule.ts: load → schedule, shared by build, validate, serve and import
+  build: 7.5, // the engine: the only code that reads or writes out/_spi-static/ (lock, fingerprints, plan, state)
   serve: 8,
   verify: 8,
   nginx: 8, // the edge rules for nginx, from a built output folder

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { recordedState, type SeenFile, seeFile, seeUnchanged } from "../load/fileState.js";
+import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { localDateOf } from "../time/wallClock.js";
 import { STAMP_PATH } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
  * What a complete, error-free build leaves behind so that the next one can tell it has nothing
