@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { AheadDocuments } from "../render/renderAhead.js";
+import type { AheadDocuments } from "./renderAhead.js";
 import { openStagingFolder } from "./stagingFolder.js";
 
 export interface AheadFolder extends AheadDocuments {

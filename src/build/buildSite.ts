@@ -18,7 +18,6 @@ import type { DataReport } from "../loadAndSchedule.js";
 import { planLogoDocuments } from "../logos/logoDocuments.js";
 import { withServiceEntries } from "../render/carriedServices.js";
 import { siteInputs, withInputs } from "../render/documentInputs.js";
-import { RenderAhead } from "../render/renderAhead.js";
 import { planSite } from "../render/renderSite.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../site/siteContract.js";
 import { openAheadFolder } from "./aheadFolder.js";
@@ -37,6 +36,7 @@ import {
   type PublishSummary,
   publishSite,
 } from "./publishSite.js";
+import { RenderAhead } from "./renderAhead.js";
 import { type ShortcutNotes, STATE_DIR } from "./stateFolder.js";
 
 export interface BuildOptions {

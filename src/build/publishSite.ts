@@ -12,7 +12,6 @@ import {
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { SpiStaticError } from "../exit/spiStaticError.js";
-import { type SeenFile, seenNow, seeUnchanged } from "../load/fileState.js";
 import { PublishError } from "../publish/publishError.js";
 import { removeFiles } from "../publish/removeFiles.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
@@ -27,6 +26,7 @@ import {
 } from "./buildStamp.js";
 import { planDocument, type RenderReason } from "./documentPlan.js";
 import { DocumentVersions, versionFloor } from "./documentVersions.js";
+import { type SeenFile, seenNow, seeUnchanged } from "./fileState.js";
 import { type InputsRecord, readInputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
 import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";

@@ -37,7 +37,7 @@ export interface ServiceCheck {
 }
 
 /**
- * The checks the last published build made (publish/checkRecord.ts): a service whose inputs and
+ * The checks the last published build made (build/checkRecord.ts): a service whose inputs and
  * span are the same would be laid out to find the same, so its check is taken as recorded and
  * its episodes are not even read. Its documents are laid out if they are rendered.
  */

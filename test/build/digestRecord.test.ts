@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDigestRecord } from "../../src/build/digestRecord.js";
-import { SETTLED_MS } from "../../src/load/fileState.js";
+import { SETTLED_MS } from "../../src/build/fileState.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-digests-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
