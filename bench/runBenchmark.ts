@@ -356,12 +356,12 @@ async function build(now: number): Promise<Run> {
 
 /**
  * Waits until the data files just written count as settled for the build's digest record
- * (SETTLED_MS in src/load/fileState.ts), as the files of a repository checked out before the
+ * (SETTLED_MS in src/build/fileState.ts), as the files of a repository checked out before the
  * build do: otherwise the one-service edit would read and hash every file again, as a build
  * does only right after the data folder was written.
  */
 async function letDataFilesSettle(): Promise<void> {
-  const fileState = pathToFileURL(join(repoRoot, "dist", "load", "fileState.js")).href;
+  const fileState = pathToFileURL(join(repoRoot, "dist", "build", "fileState.js")).href;
   const { SETTLED_MS } = (await import(fileState)) as { SETTLED_MS: number };
   await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
 }
