@@ -61,3 +61,14 @@ it("has no stage importing from a stage above it (static and dynamic imports, ty
   }
   expect(upward).toEqual([]);
 });
+
+it("has no code outside src/build/ naming out/_spi-static/ (comments aside): the engine alone keeps it", async () => {
+  const naming: string[] = [];
+  for (const file of await sourceFiles()) {
+    if (stageOf(file) === "build") continue;
+    const text = await readFile(join(SRC, file), "utf8");
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+    if (code.includes("_spi-static")) naming.push(`src/${file}`);
+  }
+  expect(naming).toEqual([]);
+});

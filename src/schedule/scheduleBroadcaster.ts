@@ -85,7 +85,7 @@ export interface ScheduleOptions {
   earlier?: EarlierChecks | undefined;
   /**
    * Sees each service checked without errors, with the programmes its check laid out (the
-   * render stage's RenderAhead renders a document or two from them).
+   * engine's build/renderAhead.ts renders a document or two from them).
    */
   onChecked?: ((checked: CheckedService) => void) | undefined;
 }
