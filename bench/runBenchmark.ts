@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { edgeCases, measureEdgeRules, measurePreviewUnderLoad } from "./measureEdge.js";
@@ -26,6 +26,8 @@ const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const timeBinary = "/usr/bin/time";
 /** Fallback when there is no GNU time: the child reports its own peak RSS and CPU on exit. */
 const usageReporter = fileURLToPath(new URL("reportResourceUsage.js", import.meta.url));
+/** The parse floor: the project's reader on every data file, every core, nothing else. */
+const parseFloorScript = fileURLToPath(new URL("parseFloor.js", import.meta.url));
 
 const { values: options } = parseArgs({
   options: {
@@ -111,6 +113,7 @@ try {
   const mb = bytes / 1e6;
   const median = (pick: (r: RoundResult) => number) => round2(medianOf(measured.map(pick)));
   const floor = median((r) => r.floor);
+  const parseFloor = median((r) => r.parse.seconds);
   const full = median((r) => r.full.seconds);
   const step = (pick: (r: RoundResult) => Run) => ({
     seconds: median((r) => pick(r).seconds),
@@ -138,12 +141,21 @@ try {
       seconds: floor,
       megabytesPerSecond: round2(mb / floor),
     },
+    parseFloor: {
+      how: "the compiled parse workers of the CLI's dist/, one per core, on every data file, nothing else (bench/parseFloor.ts)",
+      seconds: parseFloor,
+      cpuSeconds: median((r) => r.parse.cpuSeconds),
+      peakRssMb: median((r) => r.parse.peakRssMb),
+      threads: first.parseThreads,
+    },
     fullBuild: {
       ...step((r) => r.full),
       documentsPerSecond: Math.round(documents / full),
       megabytesPerSecond: round2(mb / full),
     },
     fullBuildOverFloor: median((r) => r.full.seconds / r.floor),
+    /** Issue 23's goal: at most 1.5. */
+    fullBuildOverParseAndCopyFloor: median((r) => r.full.seconds / (r.parse.seconds + r.floor)),
     unchangedRebuild: {
       ...step((r) => r.unchanged),
       filesRewritten: Math.max(...measured.map((r) => r.rewrittenUnchanged)),
@@ -175,6 +187,8 @@ try {
         `spi-static benchmark: ${serviceCount} services, ${documents} documents, ${round2(mb)} MB, medians of ${rounds} round(s)`,
         `  machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAverageAtStart} → ${machine.loadAverageAtEnd}`,
         `  copy floor (cp -r)  ${fmt(floor)} s  ${result.copyFloor.megabytesPerSecond} MB/s (page cache, median of 3 per round)`,
+        `  parse floor         ${fmt(parseFloor)} s (CPU ${fmt(result.parseFloor.cpuSeconds)} s)  peak RSS ${result.parseFloor.peakRssMb} MB  the project's parser on every data file, ${result.parseFloor.threads} threads, nothing else`,
+        `  full build ÷ (parse floor + copy floor): ${result.fullBuildOverParseAndCopyFloor}× (goal ≤ 1.5)`,
         line(
           "full build",
           result.fullBuild,
@@ -239,6 +253,9 @@ interface RoundResult {
   documents: number;
   bytes: number;
   floor: number;
+  /** The parse floor, measured once a round right after the full build read the same files. */
+  parse: Omit<Run, "summary">;
+  parseThreads: number;
   full: Run;
   unchanged: Run;
   oneService: Run;
@@ -273,6 +290,13 @@ async function measureRound(now: number): Promise<RoundResult> {
   const floorTree = await scan(floorDir);
   await rm(floorDir, { recursive: true, force: true });
   if (floorTree.bytes !== tree.bytes) throw new Error("the copy differs in size from the build");
+  const { code, stdout, stderr, ...parse } = await measure(
+    [dirname(dirname(options.cli)), dataDir],
+    parseFloorScript,
+  );
+  if (code !== 0) throw new Error(`the parse floor failed (exit ${code}):\n${stdout}\n${stderr}`);
+  const parseThreads = (JSON.parse(stdout) as { threads: number }).threads;
+  log(`parse floor: ${parse.seconds.toFixed(2)} s`);
 
   await settleDisk();
   const unchanged = await build(now);
@@ -300,6 +324,8 @@ async function measureRound(now: number): Promise<RoundResult> {
     documents,
     bytes: tree.bytes,
     floor,
+    parse,
+    parseThreads,
     full,
     unchanged,
     oneService,
@@ -356,24 +382,24 @@ async function build(now: number): Promise<Run> {
 
 /**
  * Waits until the data files just written count as settled for the build's digest record
- * (SETTLED_MS in src/load/fileState.ts), as the files of a repository checked out before the
+ * (SETTLED_MS in src/build/fileState.ts), as the files of a repository checked out before the
  * build do: otherwise the one-service edit would read and hash every file again, as a build
  * does only right after the data folder was written.
  */
 async function letDataFilesSettle(): Promise<void> {
-  const fileState = pathToFileURL(join(repoRoot, "dist", "load", "fileState.js")).href;
+  const fileState = pathToFileURL(join(repoRoot, "dist", "build", "fileState.js")).href;
   const { SETTLED_MS } = (await import(fileState)) as { SETTLED_MS: number };
   await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
 }
 
-/** The CLI with `args` in its own process: its time, CPU time, peak RSS and output. */
-async function measure(args: string[]) {
+/** The CLI (or another script) with `args` in its own process: its time, CPU, peak RSS, output. */
+async function measure(args: string[], script = options.cli) {
   const useTime = existsSync(timeBinary);
   const usageFile = join(root, "usage.json");
   const started = performance.now();
   const { stdout, stderr, code } = useTime
-    ? await runProcess(timeBinary, ["-v", process.execPath, options.cli, ...args])
-    : await runProcess(process.execPath, ["--import", usageReporter, options.cli, ...args], {
+    ? await runProcess(timeBinary, ["-v", process.execPath, script, ...args])
+    : await runProcess(process.execPath, ["--import", usageReporter, script, ...args], {
         SPI_BENCH_USAGE_FILE: usageFile,
       });
   const elapsed = seconds(started);

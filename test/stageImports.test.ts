@@ -19,9 +19,10 @@ const FLOORS: Record<string, number> = {
   render: 5,
   edge: 5,
   logos: 5, // makes the logos the load stage checked, as documents of the site
-  publish: 6,
+  publish: 6, // writes one site file atomically, removes files; knows nothing of out/_spi-static/
   dns: 6, // the DNS records radios need, from the loaded model
-  "": 7, // src/*.ts: buildSite wires the stages
+  "": 7, // src/loadAndSchedule.ts: load → schedule, shared by build, validate, serve and import
+  build: 7.5, // the engine: the only code that reads or writes out/_spi-static/ (lock, fingerprints, plan, state)
   serve: 8,
   verify: 8,
   nginx: 8, // the edge rules for nginx, from a built output folder
@@ -59,4 +60,15 @@ it("has no stage importing from a stage above it (static and dynamic imports, ty
     }
   }
   expect(upward).toEqual([]);
+});
+
+it("has no code outside src/build/ naming out/_spi-static/ (comments aside): the engine alone keeps it", async () => {
+  const naming: string[] = [];
+  for (const file of await sourceFiles()) {
+    if (stageOf(file) === "build") continue;
+    const text = await readFile(join(SRC, file), "utf8");
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+    if (code.includes("_spi-static")) naming.push(`src/${file}`);
+  }
+  expect(naming).toEqual([]);
 });

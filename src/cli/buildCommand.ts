@@ -28,7 +28,7 @@ export interface BuildOptions {
 export async function buildCommand(options: BuildOptions, io: CommandIo): Promise<ExitCode> {
   const dataDir = resolveDataDir(options.data);
   const progress = options.quiet || options.json ? undefined : progressLine(io.terminal);
-  const { buildSite } = await import("../buildSite.js");
+  const { buildSite } = await import("../build/buildSite.js");
   const summary = await buildSite({
     dataDir,
     outDir: options.out,

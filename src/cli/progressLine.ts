@@ -1,4 +1,4 @@
-import type { PublishProgress } from "../publish/publishSite.js";
+import type { PublishProgress } from "../build/publishSite.js";
 
 export interface ProgressLine {
   update(progress: PublishProgress): void;

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { STATE_DIR } from "../build/stateFolder.js";
 import { decodeXml } from "./decodeXml.js";
 import { FeedError, notWellFormed } from "./feedError.js";
 import type { FeedBudget } from "./feedLimits.js";
@@ -9,7 +10,7 @@ import type { FeedDocument } from "./parseFeedDocuments.js";
 import { XmlSyntaxError } from "./xmlTree.js";
 
 /** The feed's own bookkeeping (spi-static's), which holds no SPI document. */
-const SKIPPED_FOLDERS = new Set(["_spi-static", "node_modules", ".git"]);
+const SKIPPED_FOLDERS = new Set([STATE_DIR, "node_modules", ".git"]);
 
 /**
  * The XML documents of the given files and folders (folders read recursively, in name order),

@@ -2,7 +2,8 @@
  * Data files validated by an earlier build, kept by what they were validated from: the program,
  * the kind of file and its exact bytes. A file whose bytes are unchanged gives its validated value
  * without being parsed again (a nightly build changes no data file at all). The load stage asks
- * and fills it; where it is kept is the caller's (publish/inputCacheFolder.ts keeps it in out/).
+ * and fills it; where it is kept is the caller's (build/inputCacheFolder.ts keeps it in
+ * out/_spi-static/).
  */
 export interface InputCache {
   /** The name a file's value is kept under, from its digest (the reader's: its kind and bytes). */

@@ -11,13 +11,25 @@ import {
 } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
 import type { SiteInputs } from "./documentInputs.js";
-import type { RenderAhead } from "./renderAhead.js";
 import { ProgrammeFragments, renderProgrammeInformation } from "./renderProgrammeInformation.js";
 import { renderServiceInformation } from "./renderServiceInformation.js";
 
+/**
+ * PI documents rendered before the render stage was asked for them, with the bytes this stage
+ * would make. The engine provides it (build/renderAhead.ts renders them from the schedule
+ * stage's check); the render stage only takes.
+ */
+export interface RenderedAhead {
+  /** The document at `path` if it was rendered ahead from exactly these inputs. */
+  take(path: string, inputs: string): Buffer | undefined;
+  /** How many were rendered ahead and how many taken, for SPI_STATIC_DEBUG=render. */
+  readonly rendered: number;
+  readonly taken: number;
+}
+
 export interface RenderOptions {
-  /** Documents the schedule stage's check already rendered (renderAhead.ts). */
-  ahead?: RenderAhead | undefined;
+  /** Documents already rendered, taken instead of rendering them again. */
+  ahead?: RenderedAhead | undefined;
 }
 
 /**

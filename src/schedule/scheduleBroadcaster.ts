@@ -37,7 +37,7 @@ export interface ServiceCheck {
 }
 
 /**
- * The checks the last published build made (publish/checkRecord.ts): a service whose inputs and
+ * The checks the last published build made (build/checkRecord.ts): a service whose inputs and
  * span are the same would be laid out to find the same, so its check is taken as recorded and
  * its episodes are not even read. Its documents are laid out if they are rendered.
  */
@@ -85,7 +85,7 @@ export interface ScheduleOptions {
   earlier?: EarlierChecks | undefined;
   /**
    * Sees each service checked without errors, with the programmes its check laid out (the
-   * render stage's RenderAhead renders a document or two from them).
+   * engine's build/renderAhead.ts renders a document or two from them).
    */
   onChecked?: ((checked: CheckedService) => void) | undefined;
 }

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { buildSite } from "../buildSite.js";
+import { buildSite } from "../build/buildSite.js";
 import { type KeySources, KeysError } from "../edge/apiKeys.js";
 import { formatProblem, InputError } from "../load/inputProblem.js";
 import type { DataReport } from "../loadAndSchedule.js";

@@ -8,7 +8,7 @@ import {
   syntheticServiceId,
   writeSyntheticDataset,
 } from "../../bench/syntheticDataset.js";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 
 const NOW = Date.parse("2026-11-23T04:00:00Z");

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { BuildLockBusyError } from "../../src/build/buildLock.js";
+import { HostChangeError } from "../../src/build/hostChange.js";
 import type { CommandIo } from "../../src/cli/commandIo.js";
 import { runCommand } from "../../src/cli/runCommand.js";
 import { MissingKeysError } from "../../src/edge/apiKeys.js";
 import { UsageError } from "../../src/exit/spiStaticError.js";
 import { InputError, type InputProblem } from "../../src/load/inputProblem.js";
-import { BuildLockBusyError } from "../../src/publish/buildLock.js";
-import { HostChangeError } from "../../src/publish/hostChange.js";
 import { PublishError } from "../../src/publish/publishError.js";
 import { VerifyUsageError } from "../../src/verify/verifySite.js";
 

@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { digestOfKey } from "../../src/edge/apiKeys.js";
 import { edgeSiteOf } from "../../src/edge/edgeFiles.js";
 import type { EdgeSite } from "../../src/edge/edgeRules.js";

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { importToDataFolder } from "../../src/import/importToDataFolder.js";
 import { type PreviewServer, startPreviewServer } from "../../src/serve/previewServer.js";
 import { runInProcess } from "../cli/runInProcess.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { type ImportResult, importToDataFolder } from "../../src/import/importToDataFolder.js";
 import { programmeFactsOf, siteProgrammes } from "./programmeFacts.js";
 

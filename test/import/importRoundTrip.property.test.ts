@@ -5,7 +5,7 @@ import fc from "fast-check";
 import sax from "sax";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { importToDataFolder } from "../../src/import/importToDataFolder.js";
 import { type ProgrammeFacts, siteProgrammes } from "./programmeFacts.js";
 

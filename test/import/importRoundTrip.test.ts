@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { writeSyntheticDataset } from "../../bench/syntheticDataset.js";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { importToDataFolder } from "../../src/import/importToDataFolder.js";
 import { siteProgrammes } from "./programmeFacts.js";
 

@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { digestOfKey } from "../../src/edge/apiKeys.js";
 import {
   type PreviewServer,

@@ -4,7 +4,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { writeLargerDataset } from "../publish/largerDataset.js";
+import { writeLargerDataset } from "../build/largerDataset.js";
 
 const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 const KEY = "load-test-key-000000001";

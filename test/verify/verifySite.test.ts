@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { type PreviewServer, startPreviewServer } from "../../src/serve/previewServer.js";
 import { programmeInformationPath } from "../../src/site/siteContract.js";
 import { type VerifyReport, VerifyUsageError, verifySite } from "../../src/verify/verifySite.js";

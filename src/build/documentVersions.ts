@@ -1,14 +1,14 @@
 import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { contentDigest, findStamp, sameDocument, withVersion } from "../publish/sameDocument.js";
+import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { isSitePath } from "./ownershipManifest.js";
-import { contentDigest, findStamp, sameDocument, withVersion } from "./sameDocument.js";
 import {
   DamagedStateError,
   readStateFile,
   VERSIONS_JOURNAL_PATH,
   VERSIONS_PATH,
 } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
  * `version` on SI and PI (TS 102 818 tables 14 and 19: "shall be incremented by one for every

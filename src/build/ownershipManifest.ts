@@ -1,5 +1,6 @@
 import { appendFileSync, rmSync } from "node:fs";
 import { join, posix } from "node:path";
+import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import {
   DamagedStateError,
   JOURNAL_PATH,
@@ -7,7 +8,6 @@ import {
   readStateFile,
   STATE_DIR,
 } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
  * Which files under out/ the build owns, and so may replace or delete. The manifest lists the

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { recordedState, SETTLED_MS, seeFile, seeUnchanged } from "../../src/load/fileState.js";
+import { recordedState, SETTLED_MS, seeFile, seeUnchanged } from "../../src/build/fileState.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-file-state-"));
 afterAll(() => rm(root, { recursive: true, force: true }));

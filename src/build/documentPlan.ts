@@ -1,4 +1,4 @@
-import type { SeenFile } from "../load/fileState.js";
+import type { SeenFile } from "./fileState.js";
 import type { RecordedInputs } from "./inputsRecord.js";
 
 /** Whether a planned document is rendered, and why: one sentence a reader can check. */
@@ -14,7 +14,7 @@ export type RenderReason =
 /**
  * The decision for one document, free of the disk: reused (not rendered) only when the last
  * complete build recorded the same inputs for it, no unfinished build journaled a version for it
- * since, and its published file is still the one recorded (`seeUnchanged`, load/fileState.ts:
+ * since, and its published file is still the one recorded (`seeUnchanged`, fileState.ts:
  * by its state, or else by its bytes); then `file` is what to record for it now.
  */
 export function planDocument({

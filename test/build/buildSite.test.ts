@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../src/buildSite.js";
-import { versionFloor } from "../src/publish/documentVersions.js";
-import { validateSpiDocuments } from "../src/xsd/validateSpiDocuments.js";
-import { listFiles, readTree } from "./outputFolder.js";
+import { buildSite } from "../../src/build/buildSite.js";
+import { versionFloor } from "../../src/build/documentVersions.js";
+import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
+import { listFiles, readTree } from "../outputFolder.js";
 
 const run = promisify(execFile);
-const dataDir = new URL("../data", import.meta.url).pathname;
-const cli = new URL("../dist/cli/main.js", import.meta.url).pathname;
+const dataDir = new URL("../../data", import.meta.url).pathname;
+const cli = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 const NOW = "2026-11-23T08:00:00Z";
 const OPEN_SI = "radiodns/spi/3.1/SI.xml";
 const KEYED_SI = "_keyed/radiodns/spi/3.1/SI.xml";
@@ -198,30 +198,30 @@ describe("a build whose inputs have not changed", () => {
       expect(text).toContain(from);
       await writeFile(path, text.replaceAll(from, to));
     };
-    // A first build's documents start at its clock's seconds since 2020 (versionFloor); a
-    // changed document then grows by one (TS 102 818: "incremented by one").
-    const firstVersion = String(versionFloor(Date.parse("2026-11-23T08:00:00Z")));
+    // A first build knows no version: every document starts at the build clock's seconds since
+    // 2020 (versionFloor); from then on a changed document's version grows by one.
     await build("2026-11-23T08:00:00Z");
     const first = await versions();
+    const firstVersion = String(versionFloor(Date.parse("2026-11-23T08:00:00Z")));
     expect(new Set(first.values())).toEqual(new Set([firstVersion]));
+    const nextVersion = String(Number(firstVersion) + 1);
 
     await edit("schedules/news.yaml", "The Midday Report", "The Midday Report Extra");
     const afterShowEdit = await build("2026-11-23T08:10:00Z");
     const second = await versions();
-    const secondVersion = String(Number(firstVersion) + 1);
     const changed = [...second]
-      .filter(([, version]) => version === secondVersion)
+      .filter(([, version]) => version === nextVersion)
       .map(([path]) => path);
     expect(changed.length).toBe(afterShowEdit.written);
     expect(changed.length).toBeGreaterThan(10);
     for (const path of changed) expect(path).toMatch(/\/news\/\d{8}_PI\.xml$/);
+    expect([...second.values()].every((v) => v === firstVersion || v === nextVersion)).toBe(true);
     expect([second.get(OPEN_SI), second.get(KEYED_SI)]).toEqual([firstVersion, firstVersion]);
 
     await edit("services/news.yaml", "Switzerland and the World", "Switzerland and Europe");
     await build("2026-11-23T08:20:00Z");
     const third = await versions();
-    const thirdVersion = String(Number(firstVersion) + 1);
-    expect([third.get(OPEN_SI), third.get(KEYED_SI)]).toEqual([thirdVersion, thirdVersion]);
+    expect([third.get(OPEN_SI), third.get(KEYED_SI)]).toEqual([nextVersion, nextVersion]);
     expect([...third].filter(([path]) => !path.endsWith("SI.xml"))).toEqual(
       [...second].filter(([path]) => !path.endsWith("SI.xml")),
     );

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { AheadDocuments } from "../render/renderAhead.js";
+import type { AheadDocuments } from "./renderAhead.js";
 import { openStagingFolder } from "./stagingFolder.js";
 
 export interface AheadFolder extends AheadDocuments {
@@ -11,7 +11,7 @@ export interface AheadFolder extends AheadDocuments {
 }
 
 /**
- * The documents a build renders ahead (render/renderAhead.ts), each in a file of its staging
+ * The documents a build renders ahead (renderAhead.ts), each in a file of its staging
  * folder from when it is rendered until the publish stage takes it: read back from the page
  * cache, not held in memory the while.
  */

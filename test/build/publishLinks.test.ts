@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { snapshotTree } from "../outputFolder.js";
 import { CLI, EXAMPLE, NEXT_NIGHT, NOW, SERVICE_DIR } from "./exampleBuild.js";
 
-const PUBLISH = new URL("../../dist/publish/publishSite.js", import.meta.url).href;
+const PUBLISH = new URL("../../dist/build/publishSite.js", import.meta.url).href;
 
 interface CliRun {
   code: number | string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SeenFile } from "../../src/load/fileState.js";
-import { planDocument } from "../../src/publish/documentPlan.js";
+import { planDocument } from "../../src/build/documentPlan.js";
+import type { SeenFile } from "../../src/build/fileState.js";
 
 const recorded: SeenFile = { state: "10 1 1 1:1", digest: "a".repeat(64) };
 const before = { inputs: "inputs-1", file: recorded };

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { decideVersion, VERSION_EPOCH, versionFloor } from "../../src/publish/documentVersions.js";
-import { publishSite } from "../../src/publish/publishSite.js";
-import { STATE_DIR, VERSIONS_JOURNAL_PATH, VERSIONS_PATH } from "../../src/publish/stateFolder.js";
+import { decideVersion, VERSION_EPOCH, versionFloor } from "../../src/build/documentVersions.js";
+import { publishSite } from "../../src/build/publishSite.js";
+import { STATE_DIR, VERSIONS_JOURNAL_PATH, VERSIONS_PATH } from "../../src/build/stateFolder.js";
 import type { SiteDocument } from "../../src/site/siteContract.js";
 
 const SI = "radiodns/spi/3.1/SI.xml";

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SETTLED_MS } from "../../src/load/fileState.js";
-import { openDigestRecord } from "../../src/publish/digestRecord.js";
+import { openDigestRecord } from "../../src/build/digestRecord.js";
+import { SETTLED_MS } from "../../src/build/fileState.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-digests-"));
 afterAll(() => rm(root, { recursive: true, force: true }));

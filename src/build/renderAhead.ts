@@ -1,15 +1,15 @@
+import { programmeInformationInputs, serviceInputs } from "../render/documentInputs.js";
+import { ProgrammeFragments } from "../render/renderProgrammeInformation.js";
+import { type RenderedAhead, renderServiceDay } from "../render/renderSite.js";
 import type { CheckedService } from "../schedule/scheduleBroadcaster.js";
 import { programmeInformationPath } from "../site/siteContract.js";
-import { programmeInformationInputs, serviceInputs } from "./documentInputs.js";
-import { ProgrammeFragments } from "./renderProgrammeInformation.js";
-import { renderServiceDay } from "./renderSite.js";
 
 /** A service with more PI documents to render than this is laid out again for them instead. */
 export const RENDER_AHEAD_MAX_DOCUMENTS = 2;
 
 /**
  * Where documents rendered ahead wait for the publish stage. A build keeps them on disk
- * (publish/stagingFolder.ts): held in memory, 1000 services' new days took 130 MB.
+ * (stagingFolder.ts): held in memory, 1000 services' new days took 130 MB.
  */
 export interface AheadDocuments {
   /** Keeps a document under `name`; false when it could not (it is rendered when asked). */
@@ -29,7 +29,7 @@ export interface AheadDocuments {
  * bytes are those the render stage would make (renderServiceDay from the same programmes);
  * SPI_STATIC_DEBUG=render says how many were rendered ahead and taken.
  */
-export class RenderAhead {
+export class RenderAhead implements RenderedAhead {
   /** Each document rendered ahead: its inputs and the name it is kept under. */
   private readonly documents = new Map<string, { inputs: string; name: string }>();
   rendered = 0;
@@ -37,7 +37,7 @@ export class RenderAhead {
 
   constructor(
     private readonly programVersion: string,
-    /** The inputs each published document was made from (publish/inputsRecord.ts). */
+    /** The inputs each published document was made from (inputsRecord.ts). */
     private readonly recordedInputs: (path: string) => string | undefined,
     private readonly createdAt: number,
     private readonly kept: AheadDocuments,

@@ -6,7 +6,7 @@ import {
   describeDependencies,
   fingerprintBuild,
   fingerprintProgram,
-} from "../src/buildFingerprint.js";
+} from "../../src/build/buildFingerprint.js";
 
 const MINIMAL = "test/fixtures/minimal";
 

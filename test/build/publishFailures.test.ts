@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, rm, stat, truncate, writeFile } from "n
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LOCK_PATH } from "../../src/publish/stateFolder.js";
+import { LOCK_PATH } from "../../src/build/stateFolder.js";
 import { readTree } from "../outputFolder.js";
 import { CLI, EXAMPLE, NEXT_NIGHT, NOW, SERVICE_DIR } from "./exampleBuild.js";
 import { writeLargerDataset } from "./largerDataset.js";

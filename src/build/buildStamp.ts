@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { recordedState, type SeenFile, seeFile, seeUnchanged } from "../load/fileState.js";
+import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { localDateOf } from "../time/wallClock.js";
+import { recordedState, type SeenFile, seeFile, seeUnchanged } from "./fileState.js";
 import { STAMP_PATH } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /**
  * What a complete, error-free build leaves behind so that the next one can tell it has nothing
  * to do: the fingerprint of its inputs, the local day it was built for, and each file's state and
- * digest (load/fileState.ts). `report` is the build's summary, to be repeated (warnings included).
+ * digest (fileState.ts). `report` is the build's summary, to be repeated (warnings included).
  */
 export interface BuildStamp<Report> {
   inputs: string;

@@ -3,15 +3,15 @@ import { mkdir, mkdtemp, readdir, readFile, stat, utimes, writeFile } from "node
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { acquireBuildLock, BuildLockBusyError } from "../../src/publish/buildLock.js";
-import { PublishError } from "../../src/publish/publishError.js";
-import { publishSite } from "../../src/publish/publishSite.js";
+import { acquireBuildLock, BuildLockBusyError } from "../../src/build/buildLock.js";
+import { publishSite } from "../../src/build/publishSite.js";
 import {
   JOURNAL_PATH,
   LOCK_PATH,
   MANIFEST_PATH,
   VERSIONS_PATH,
-} from "../../src/publish/stateFolder.js";
+} from "../../src/build/stateFolder.js";
+import { PublishError } from "../../src/publish/publishError.js";
 import type { SiteDocument } from "../../src/site/siteContract.js";
 
 const SI = "radiodns/spi/3.1/SI.xml";

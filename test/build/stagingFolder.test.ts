@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openAheadFolder } from "../../src/publish/aheadFolder.js";
-import { openStagingFolder, removeStaleStaging } from "../../src/publish/stagingFolder.js";
+import { openAheadFolder } from "../../src/build/aheadFolder.js";
+import { openStagingFolder, removeStaleStaging } from "../../src/build/stagingFolder.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-staging-"));
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -1,34 +1,43 @@
+/**
+ * src/build/ is the engine that remembers, and the only code that reads or writes
+ * out/_spi-static/: it takes the lock, fingerprints the program and the data, decides what to
+ * render again (the plan), hands out versions and publishes under that record. The rule for a
+ * file: if it reads or writes the state folder, or decides from what an earlier build left, it
+ * lives here; what only writes one site file safely or removes files (atomic write, removal,
+ * "same document") lives in src/publish/ and knows nothing of the state. load/, schedule/ and
+ * render/ never import from here (test/stageImports.test.ts). docs/maintainers/engine.md.
+ */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { debug } from "../debug/debugLog.js";
+import { type ApiKeys, type KeySources, resolveApiKeys } from "../edge/apiKeys.js";
+import { edgeSiteOf, renderEdgeFiles } from "../edge/edgeFiles.js";
+import { InputError, type InputProblem } from "../load/inputProblem.js";
+import { publishedFqdns } from "../load/radiodnsHost.js";
+import type { DataReport } from "../loadAndSchedule.js";
+import { planLogoDocuments } from "../logos/logoDocuments.js";
+import { withServiceEntries } from "../render/carriedServices.js";
+import { siteInputs, withInputs } from "../render/documentInputs.js";
+import { planSite } from "../render/renderSite.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH } from "../site/siteContract.js";
+import { openAheadFolder } from "./aheadFolder.js";
 import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
-import { debug } from "./debug/debugLog.js";
-import { type ApiKeys, type KeySources, resolveApiKeys } from "./edge/apiKeys.js";
-import { edgeSiteOf, renderEdgeFiles } from "./edge/edgeFiles.js";
-import { InputError, type InputProblem } from "./load/inputProblem.js";
-import { publishedFqdns } from "./load/radiodnsHost.js";
-import type { DataReport } from "./loadAndSchedule.js";
-import { planLogoDocuments } from "./logos/logoDocuments.js";
-import { openAheadFolder } from "./publish/aheadFolder.js";
-import type { BuildStamp } from "./publish/buildStamp.js";
-import { openCheckRecord } from "./publish/checkRecord.js";
-import { openDigestRecord } from "./publish/digestRecord.js";
-import { refuseHostChange } from "./publish/hostChange.js";
-import { openInputCacheFolder } from "./publish/inputCacheFolder.js";
-import { readInputsRecord } from "./publish/inputsRecord.js";
-import { readKeptServices } from "./publish/keptServices.js";
+import type { BuildStamp } from "./buildStamp.js";
+import { openCheckRecord } from "./checkRecord.js";
+import { openDigestRecord } from "./digestRecord.js";
+import { refuseHostChange } from "./hostChange.js";
+import { openInputCacheFolder } from "./inputCacheFolder.js";
+import { readInputsRecord } from "./inputsRecord.js";
+import { readKeptServices } from "./keptServices.js";
 import {
   findUpToDateSite,
   holdOutputFolder,
   type PublishOptions,
   type PublishSummary,
   publishSite,
-} from "./publish/publishSite.js";
-import { type ShortcutNotes, STATE_DIR } from "./publish/stateFolder.js";
-import { withServiceEntries } from "./render/carriedServices.js";
-import { siteInputs, withInputs } from "./render/documentInputs.js";
-import { RenderAhead } from "./render/renderAhead.js";
-import { planSite } from "./render/renderSite.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH } from "./site/siteContract.js";
+} from "./publishSite.js";
+import { RenderAhead } from "./renderAhead.js";
+import { type ShortcutNotes, STATE_DIR } from "./stateFolder.js";
 
 export interface BuildOptions {
   dataDir: string;
@@ -181,7 +190,7 @@ async function buildLocked(
     };
   }
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
-  const { loadAndSchedule } = await import("./loadAndSchedule.js");
+  const { loadAndSchedule } = await import("../loadAndSchedule.js");
   const cache = openInputCacheFolder(outDir, fingerprintProgram(), { readEarlier: !force });
   const aheadFolder = openAheadFolder(outDir);
   // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does

@@ -12,10 +12,10 @@ import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import type { InputCache } from "../load/inputCache.js";
 import { ReusedBuffer } from "../load/reusedBuffer.js";
+import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
 import { openStagingFolder, removeStaleStaging } from "./stagingFolder.js";
 import { STATE_DIR } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
 
 /** Where out/ keeps the input cache: a file per validated data file, named by its key. */
 export const INPUT_CACHE_DIR = `${STATE_DIR}/inputs`;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type BigIntStats, closeSync, constants, fstatSync, openSync } from "node:fs";
-import { ReusedBuffer } from "./reusedBuffer.js";
+import { ReusedBuffer } from "../load/reusedBuffer.js";
 
 /**
  * One rule for "this file is as it was", for data files and published files alike. A file's

@@ -2,7 +2,7 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { readPublishedFiles, withoutStamps } from "../outputFolder.js";
 
 /**
@@ -10,8 +10,8 @@ import { readPublishedFiles, withoutStamps } from "../outputFolder.js";
  * away before the publish stage took it, is rendered when asked, with the same bytes.
  */
 const failing = vi.hoisted(() => ({ put: false, take: false }));
-vi.mock("../../src/publish/aheadFolder.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/publish/aheadFolder.js")>();
+vi.mock("../../src/build/aheadFolder.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/build/aheadFolder.js")>();
   return {
     openAheadFolder(outDir: string) {
       const folder = real.openAheadFolder(outDir);

@@ -13,8 +13,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { type BuildSummary, buildSite } from "../src/buildSite.js";
-import { readPublishedFiles, withoutStamps } from "./outputFolder.js";
+import { type BuildSummary, buildSite } from "../../src/build/buildSite.js";
+import { readPublishedFiles, withoutStamps } from "../outputFolder.js";
 
 /**
  * Work proportional to change (issue 15): a build renders only the documents whose inputs (the
@@ -22,7 +22,7 @@ import { readPublishedFiles, withoutStamps } from "./outputFolder.js";
  * the last build, and its output is still the output of a build that renders everything.
  */
 
-const exampleData = new URL("../data", import.meta.url).pathname;
+const exampleData = new URL("../../data", import.meta.url).pathname;
 const SERVICES = ["bern", "klassik", "lounge", "news", "pop"];
 const DAYS = 17;
 /** The edge files (worker, routes, .assetsignore): small, rendered every time. */

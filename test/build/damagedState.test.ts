@@ -4,7 +4,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildSite } from "../../src/buildSite.js";
+import { buildSite } from "../../src/build/buildSite.js";
 import { readPublishedFiles } from "../outputFolder.js";
 
 /**

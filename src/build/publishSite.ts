@@ -12,7 +12,9 @@ import {
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { SpiStaticError } from "../exit/spiStaticError.js";
-import { type SeenFile, seenNow, seeUnchanged } from "../load/fileState.js";
+import { PublishError } from "../publish/publishError.js";
+import { removeFiles } from "../publish/removeFiles.js";
+import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import type { PlannedDocument, SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import {
@@ -24,10 +26,9 @@ import {
 } from "./buildStamp.js";
 import { planDocument, type RenderReason } from "./documentPlan.js";
 import { DocumentVersions, versionFloor } from "./documentVersions.js";
+import { type SeenFile, seenNow, seeUnchanged } from "./fileState.js";
 import { type InputsRecord, readInputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
-import { PublishError } from "./publishError.js";
-import { removeFiles } from "./removeFiles.js";
 import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";
 import {
   JOURNAL_PATH,
@@ -38,7 +39,6 @@ import {
   VERSIONS_JOURNAL_PATH,
   VERSIONS_PATH,
 } from "./stateFolder.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
 
 export interface PublishProgress {
   /** Documents rendered (and compared with the published file). */

@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type DebugTopic, debug } from "../debug/debugLog.js";
 import { SpiStaticError } from "../exit/spiStaticError.js";
-import { writeFileAtomically } from "./writeFileAtomically.js";
+import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 
 /**
  * The build's own bookkeeping (manifest, journal, lock, stamp, document versions and inputs) in the output folder. Not part of

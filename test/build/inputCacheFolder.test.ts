@@ -2,8 +2,8 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "n
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { buildSite } from "../../src/buildSite.js";
-import { INPUT_CACHE_DIR, openInputCacheFolder } from "../../src/publish/inputCacheFolder.js";
+import { buildSite } from "../../src/build/buildSite.js";
+import { INPUT_CACHE_DIR, openInputCacheFolder } from "../../src/build/inputCacheFolder.js";
 import { readTree } from "../outputFolder.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-input-cache-"));

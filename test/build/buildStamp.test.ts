@@ -7,7 +7,7 @@ import {
   forgetBuildStamp,
   readUpToDateSite,
   recordBuildStamp,
-} from "../../src/publish/buildStamp.js";
+} from "../../src/build/buildStamp.js";
 import { writeFileAtomically } from "../../src/publish/writeFileAtomically.js";
 
 const DAY_START = Date.parse("2026-11-22T23:00:00Z");

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { recordedState, type SeenFile } from "../load/fileState.js";
+import { recordedState, type SeenFile } from "./fileState.js";
 import {
   DOCUMENTS_PATH,
   readShortcutRecord,
@@ -10,7 +10,7 @@ import {
 
 /**
  * What each published document was made from: its inputs (a digest, see
- * render/documentInputs.ts) and its file's state and digest (load/fileState.ts) when the build
+ * render/documentInputs.ts) and its file's state and digest (fileState.ts) when the build
  * that recorded it ended. A later build whose inputs for a document are the same, and whose file
  * is still that file (by its state, or else by its bytes), leaves the document as it is without
  * rendering it: a full build would render the same bytes apart from creationTime, and so keep

@@ -1,6 +1,7 @@
+import type { BigIntStats } from "node:fs";
 import { debug } from "../debug/debugLog.js";
-import { settledBy } from "../load/fileState.js";
-import { fileIdentity, type KnownDigests } from "../load/knownDigests.js";
+import type { KnownDigests } from "../load/knownDigests.js";
+import { settledBy, stateOf } from "./fileState.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
 import {
   DIGESTS_PATH,
@@ -57,4 +58,9 @@ export function openDigestRecord(
       writeShortcutRecord(outDir, DIGESTS_PATH, kept, "load");
     },
   };
+}
+
+/** The state a digest is noted under (fileState.ts: the same rule as for published files). */
+function fileIdentity(stats: BigIntStats): { id: string; state: string } {
+  return { id: `${stats.dev}:${stats.ino}`, state: stateOf(stats) };
 }

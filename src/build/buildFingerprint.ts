@@ -11,13 +11,13 @@ import {
 import { createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { KnownDigests } from "./load/knownDigests.js";
-import { ReusedBuffer } from "./load/reusedBuffer.js";
+import type { KnownDigests } from "../load/knownDigests.js";
+import { ReusedBuffer } from "../load/reusedBuffer.js";
 
 /** The code that renders (this package's src/ or dist/) and the templates it fills in. */
 const CODE_DIRS = [
   fileURLToPath(new URL(".", import.meta.url)),
-  fileURLToPath(new URL("../templates/", import.meta.url)),
+  fileURLToPath(new URL("../../templates/", import.meta.url)),
 ];
 
 export interface FingerprintInputs {

@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { PublishError } from "./publishError.js";
+import { PublishError } from "../publish/publishError.js";
+import { isTemporaryFile } from "../publish/writeFileAtomically.js";
 import { STATE_DIR } from "./stateFolder.js";
-import { isTemporaryFile } from "./writeFileAtomically.js";
 
 export interface OutputFolderContents {
   /** Every file outside the build's bookkeeping, as site paths ("radiodns/spi/3.1/SI.xml"). */
