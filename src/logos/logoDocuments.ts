@@ -8,6 +8,7 @@ import { type ImageLibrary, imageLibrary } from "../load/logoSourceImage.js";
 import type { LogoRecipe } from "../load/logosFromSource.js";
 import type { PlannedDocument } from "../site/siteContract.js";
 import { makeLogo } from "./makeLogo.js";
+import { SUPERSEDED_LOGO_GRACE_MS, supersededLogos } from "./supersededLogos.js";
 
 /**
  * The logos a build publishes from sources, as documents of the site, each with its bytes ready:
@@ -16,20 +17,23 @@ import { makeLogo } from "./makeLogo.js";
  * published under its name (and still a whole image of its size) is taken as it is: an unchanged
  * logo is never made again, and a nightly build with unchanged logos makes none
  * (SPI_STATIC_DEBUG=logos says how many were made); `force` (--force) trusts no published one.
+ * Logos published before under other names stay for a grace period (supersededLogos.ts), so a
+ * radio holding the SI that named them still gets them; `now` is the real clock there.
  */
 export async function planLogoDocuments(
   broadcaster: Broadcaster,
   outDir: string,
-  { force = false }: { force?: boolean } = {},
+  { force = false, now = Date.now() }: { force?: boolean; now?: number } = {},
 ): Promise<PlannedDocument[]> {
   const recipes = new Map<string, LogoRecipe>();
   for (const logo of logosOf(broadcaster)) {
     if (logo.made) recipes.set(logo.made.path, logo.made);
   }
-  if (recipes.size === 0) return [];
+  const superseded = await supersededLogos(outDir, new Set(recipes.keys()), now);
+  if (recipes.size === 0 && superseded.length === 0) return [];
   const started = performance.now();
   const counts = { made: 0, published: 0 };
-  const documents: PlannedDocument[] = [];
+  const documents: PlannedDocument[] = [...superseded];
   // By name without the owner's folder: services sharing a source and options share the bytes.
   const madeHere = new Map<string, Buffer>();
   for (const recipe of recipes.values()) {
@@ -48,7 +52,11 @@ export async function planLogoDocuments(
     "logos",
     () =>
       `${recipes.size} logos from sources: ${counts.made} made, ${counts.published} already ` +
-      `published under their name (${Math.round(performance.now() - started)} ms)`,
+      `published under their name` +
+      (superseded.length === 0
+        ? ""
+        : `; ${superseded.length} superseded kept for ${SUPERSEDED_LOGO_GRACE_MS / 3_600_000} h`) +
+      ` (${Math.round(performance.now() - started)} ms)`,
   );
   return documents;
 }
