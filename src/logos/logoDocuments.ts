@@ -7,6 +7,7 @@ import { InputError } from "../load/inputProblem.js";
 import { type ImageLibrary, imageLibrary } from "../load/logoSourceImage.js";
 import type { LogoRecipe } from "../load/logosFromSource.js";
 import type { PlannedDocument } from "../site/siteContract.js";
+import { imageSizeOf } from "./imageSize.js";
 import { makeLogo } from "./makeLogo.js";
 import { SUPERSEDED_LOGO_GRACE_MS, supersededLogos } from "./supersededLogos.js";
 
@@ -80,24 +81,17 @@ async function publishedLogo(path: string, recipe: LogoRecipe): Promise<Buffer |
     return digest === recipe.source.digest ? bytes : undefined;
   }
   const [width, height] = recipe.size.split("x").map(Number);
-  const size = pngSize(bytes);
-  return size?.width === width && size?.height === height && bytes.subarray(-12).equals(PNG_END)
+  const size = imageSizeOf(bytes);
+  return size?.format === "png" &&
+    size.width === width &&
+    size.height === height &&
+    bytes.subarray(-PNG_END.length).equals(PNG_END)
     ? bytes
     : undefined;
 }
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** The IEND chunk: length 0, type, CRC. */
 const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
-
-/** A PNG's size from its IHDR chunk (always first), or undefined for anything else. */
-function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
-  if (bytes.length < 24 + PNG_END.length || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
-    return undefined;
-  }
-  if (bytes.toString("latin1", 12, 16) !== "IHDR") return undefined;
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
 
 async function madeLogo(recipe: LogoRecipe, library: ImageLibrary): Promise<Buffer> {
   try {

@@ -11,7 +11,7 @@ import { KEYED_SI_PATH, OPEN_SI_PATH, type PlannedDocument } from "../site/siteC
 export const SUPERSEDED_LOGO_GRACE_MS = 48 * 60 * 60 * 1000;
 
 /** A logo's path in out/, exactly as the build names them (and as the edge rules serve them). */
-const LOGO_FILE =
+export const LOGO_FILE =
   /^logos\/(provider|services\/[a-z0-9]+|groups\/[a-z][a-z0-9-]*)\/\d+x\d+-[0-9a-f]{16}\.(png|jpg)$/;
 
 /**
