@@ -70,7 +70,7 @@ function* logosOf({ provider, services }: Broadcaster): Generator<Logo> {
 
 /**
  * The published file at `path` when it is whole: for a hand-drawn image, the source's very bytes;
- * for a made one, a PNG of the recipe's size that ends as a PNG ends (a cut-off write would not).
+ * for a made one, a PNG (JPEG) of the recipe's size that ends as one ends (a cut-off write would not).
  * Checked on the bytes alone, so a nightly with nothing to make never loads the image library.
  */
 async function publishedLogo(path: string, recipe: LogoRecipe): Promise<Buffer | undefined> {
@@ -82,16 +82,19 @@ async function publishedLogo(path: string, recipe: LogoRecipe): Promise<Buffer |
   }
   const [width, height] = recipe.size.split("x").map(Number);
   const size = imageSizeOf(bytes);
-  return size?.format === "png" &&
+  const end = recipe.format === "jpeg" ? JPEG_END : PNG_END;
+  return size?.format === recipe.format &&
     size.width === width &&
     size.height === height &&
-    bytes.subarray(-PNG_END.length).equals(PNG_END)
+    bytes.subarray(-end.length).equals(end)
     ? bytes
     : undefined;
 }
 
 /** The IEND chunk: length 0, type, CRC. */
 const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+/** The end-of-image marker. */
+const JPEG_END = Buffer.from([0xff, 0xd9]);
 
 async function madeLogo(recipe: LogoRecipe, library: ImageLibrary): Promise<Buffer> {
   try {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { edgeSiteOf } from "../../src/edge/edgeFiles.js";
 import { createEdgeWorker } from "../../src/edge/edgeRules.js";
 import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
+import { imageSizeOf } from "../../src/logos/imageSize.js";
 import { SUPERSEDED_LOGO_GRACE_MS } from "../../src/logos/supersededLogos.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
@@ -225,6 +226,65 @@ describe("logos made by the build", () => {
     expect(
       (await worker.fetch(new Request(`https://rdns.test.example/${unknown}`), env)).status,
     ).toBe(404);
+  });
+});
+
+describe("JPEG logos (logo.jpeg)", () => {
+  async function withServiceLogo(name: string, logo: string): Promise<string> {
+    const dir = join(root, name);
+    await cp(await dataFolder(`${name}-source`), dir, { recursive: true });
+    const service = join(dir, "services/one.yaml");
+    const text = await readFile(service, "utf8");
+    await writeFile(service, text.replace("logo: logos/one.svg\n", `logo: ${logo}\n`));
+    return dir;
+  }
+
+  it("makes the 320x240 and 600x600 as JPEG, named by SI as image/jpeg, and takes them as published the next night", async () => {
+    const dir = await withServiceLogo(
+      "jpeg",
+      '{ source: logos/one.svg, background: "#ffffff", jpeg: true }',
+    );
+    const outDir = join(root, "out-jpeg");
+    const built = await build(dir, outDir, MONDAY);
+    expect(built.code, built.stderr).toBe(0);
+    const logos = await filesUnder(join(outDir, "logos/services/one"));
+    expect([...logos.keys()].map((p) => p.replace(/-[0-9a-f]{16}\./, ".")).sort()).toEqual([
+      "112x32.png",
+      "128x128.png",
+      "320x240.jpg",
+      "32x32.png",
+      "600x600.jpg",
+    ]);
+    const si = await readFile(join(outDir, "radiodns/spi/3.1/SI.xml"), "utf8");
+    for (const [path, bytes] of logos) {
+      const [width = 0, height = 0] = (/(\d+)x(\d+)-/.exec(path) ?? []).slice(1).map(Number);
+      const format = path.endsWith(".jpg") ? "jpeg" : "png";
+      expect(imageSizeOf(bytes)).toEqual({ format, width, height });
+      expect((await sharp(bytes).metadata()).format).toBe(format);
+      expect(si).toContain(
+        `/logos/services/one/${path}"${format === "jpeg" ? ' mimeValue="image/jpeg"' : ""}`,
+      );
+    }
+    expect(await validateSpiDocuments([{ name: "SI.xml", xml: si }])).toEqual([]);
+    const again = await build(dir, outDir, TUESDAY);
+    expect(again.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 0 made, 10 already published under their name (N ms)",
+    ]);
+    expect(await filesUnder(join(outDir, "logos/services/one"))).toEqual(logos);
+  });
+
+  it("refuses JPEG without a background, at the field, writing nothing", async () => {
+    const dir = await withServiceLogo(
+      "jpeg-no-background",
+      "{ source: logos/one.svg, jpeg: true }",
+    );
+    const outDir = join(root, "out-jpeg-no-background");
+    const failed = await build(dir, outDir, MONDAY);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(
+      /services\/one\.yaml:\d+:\d+ logo\.jpeg: needs a background \("#rrggbb"\): a JPEG has no transparency/,
+    );
+    expect(await readdir(outDir).catch(() => [])).toEqual([]);
   });
 });
 
