@@ -44,6 +44,12 @@ export const logoSourceSchema = z
         .optional()
         .describe("The source of the 112x32 rectangle logo (a wide version of the logo)."),
       landscape: sourcePath.optional().describe("The source of the 4:3 logo (320x240)."),
+      jpeg: z
+        .boolean()
+        .optional()
+        .describe(
+          "Make the 320x240 and 600x600 logos as JPEG (smaller for photographic logos; TS 102 818 §6.5 allows it there). Needs a background: a JPEG has no transparency.",
+        ),
       sizes: sizeOverrides.optional(),
     }),
   ])

@@ -28,11 +28,16 @@ export interface LogoRecipe {
   readonly background: string | undefined;
   /** A hand-drawn image for this size (`logo.sizes`): published as it is. */
   readonly asIs: boolean;
+  /** What a made logo is encoded as: PNG, or JPEG for the large sizes with `logo.jpeg`. */
+  readonly format: "png" | "jpeg";
   /** Its path in the output folder: named by a hash of everything its bytes depend on. */
   readonly path: string;
   /** Where the YAML names its source, for a problem met while making it. */
   readonly origin: SourceRef;
 }
+
+/** The sizes `logo.jpeg` makes as JPEG: the large ones, where §6.5 allows it and artefacts are least seen. */
+const JPEG_SIZES: ReadonlySet<string> = new Set(["320x240", "600x600"]);
 
 /** Where a provider's, service's or group's `logo` is and what its logos are published as. */
 export interface LogoOwner {
@@ -88,6 +93,16 @@ export async function logosFromSource(
     }
     return images.get(path);
   };
+  const jpeg = typeof input !== "string" && input.jpeg === true;
+  if (jpeg && spec.background === undefined) {
+    problems.push(
+      owner.file.error(
+        [...at, "jpeg"],
+        'needs a background ("#rrggbb"): a JPEG has no transparency to contain the logo on',
+      ),
+    );
+    return [...given];
+  }
   const made: Logo[] = [];
   for (const size of LOGO_SIZES) {
     if (given.some((logo) => logo.width === size.width && logo.height === size.height)) continue;
@@ -111,13 +126,13 @@ export async function logosFromSource(
       continue;
     }
     const asIs = override !== undefined;
-    const format = asIs ? image.format : "png";
+    const madeFormat = jpeg && JPEG_SIZES.has(size.name) ? "jpeg" : "png";
+    const format = asIs ? image.format : madeFormat;
+    // The format joins the name only for a JPEG: the names of PNG logos stay as they were.
+    const recipeParts = [RECIPE_VERSION, library.version, size.name, asIs, spec.background];
+    if (!asIs && madeFormat === "jpeg") recipeParts.push("jpeg");
     const hash = createHash("sha256")
-      .update(
-        [RECIPE_VERSION, library.version, size.name, asIs, spec.background, image.digest].join(
-          "\0",
-        ),
-      )
+      .update([...recipeParts, image.digest].join("\0"))
       .digest("hex")
       .slice(0, 16);
     const recipe: LogoRecipe = {
@@ -125,6 +140,7 @@ export async function logosFromSource(
       source: { path: image.path, display: data.display(image.path), digest: image.digest },
       background: asIs ? undefined : spec.background,
       asIs,
+      format: format === "jpeg" ? "jpeg" : "png",
       path: `logos/${owner.folder}/${size.name}-${hash}.${format === "jpeg" ? "jpg" : "png"}`,
       origin: owner.file.locateLater(where),
     };

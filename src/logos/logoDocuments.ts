@@ -7,7 +7,9 @@ import { InputError } from "../load/inputProblem.js";
 import { type ImageLibrary, imageLibrary } from "../load/logoSourceImage.js";
 import type { LogoRecipe } from "../load/logosFromSource.js";
 import type { PlannedDocument } from "../site/siteContract.js";
+import { imageSizeOf } from "./imageSize.js";
 import { makeLogo } from "./makeLogo.js";
+import { SUPERSEDED_LOGO_GRACE_MS, supersededLogos } from "./supersededLogos.js";
 
 /**
  * The logos a build publishes from sources, as documents of the site, each with its bytes ready:
@@ -16,20 +18,23 @@ import { makeLogo } from "./makeLogo.js";
  * published under its name (and still a whole image of its size) is taken as it is: an unchanged
  * logo is never made again, and a nightly build with unchanged logos makes none
  * (SPI_STATIC_DEBUG=logos says how many were made); `force` (--force) trusts no published one.
+ * Logos published before under other names stay for a grace period (supersededLogos.ts), so a
+ * radio holding the SI that named them still gets them; `now` is the real clock there.
  */
 export async function planLogoDocuments(
   broadcaster: Broadcaster,
   outDir: string,
-  { force = false }: { force?: boolean } = {},
+  { force = false, now = Date.now() }: { force?: boolean; now?: number } = {},
 ): Promise<PlannedDocument[]> {
   const recipes = new Map<string, LogoRecipe>();
   for (const logo of logosOf(broadcaster)) {
     if (logo.made) recipes.set(logo.made.path, logo.made);
   }
-  if (recipes.size === 0) return [];
+  const superseded = await supersededLogos(outDir, new Set(recipes.keys()), now);
+  if (recipes.size === 0 && superseded.length === 0) return [];
   const started = performance.now();
   const counts = { made: 0, published: 0 };
-  const documents: PlannedDocument[] = [];
+  const documents: PlannedDocument[] = [...superseded];
   // By name without the owner's folder: services sharing a source and options share the bytes.
   const madeHere = new Map<string, Buffer>();
   for (const recipe of recipes.values()) {
@@ -48,7 +53,11 @@ export async function planLogoDocuments(
     "logos",
     () =>
       `${recipes.size} logos from sources: ${counts.made} made, ${counts.published} already ` +
-      `published under their name (${Math.round(performance.now() - started)} ms)`,
+      `published under their name` +
+      (superseded.length === 0
+        ? ""
+        : `; ${superseded.length} superseded kept for ${SUPERSEDED_LOGO_GRACE_MS / 3_600_000} h`) +
+      ` (${Math.round(performance.now() - started)} ms)`,
   );
   return documents;
 }
@@ -61,7 +70,7 @@ function* logosOf({ provider, services }: Broadcaster): Generator<Logo> {
 
 /**
  * The published file at `path` when it is whole: for a hand-drawn image, the source's very bytes;
- * for a made one, a PNG of the recipe's size that ends as a PNG ends (a cut-off write would not).
+ * for a made one, a PNG (JPEG) of the recipe's size that ends as one ends (a cut-off write would not).
  * Checked on the bytes alone, so a nightly with nothing to make never loads the image library.
  */
 async function publishedLogo(path: string, recipe: LogoRecipe): Promise<Buffer | undefined> {
@@ -72,24 +81,20 @@ async function publishedLogo(path: string, recipe: LogoRecipe): Promise<Buffer |
     return digest === recipe.source.digest ? bytes : undefined;
   }
   const [width, height] = recipe.size.split("x").map(Number);
-  const size = pngSize(bytes);
-  return size?.width === width && size?.height === height && bytes.subarray(-12).equals(PNG_END)
+  const size = imageSizeOf(bytes);
+  const end = recipe.format === "jpeg" ? JPEG_END : PNG_END;
+  return size?.format === recipe.format &&
+    size.width === width &&
+    size.height === height &&
+    bytes.subarray(-end.length).equals(end)
     ? bytes
     : undefined;
 }
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** The IEND chunk: length 0, type, CRC. */
 const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
-
-/** A PNG's size from its IHDR chunk (always first), or undefined for anything else. */
-function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
-  if (bytes.length < 24 + PNG_END.length || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
-    return undefined;
-  }
-  if (bytes.toString("latin1", 12, 16) !== "IHDR") return undefined;
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
+/** The end-of-image marker. */
+const JPEG_END = Buffer.from([0xff, 0xd9]);
 
 async function madeLogo(recipe: LogoRecipe, library: ImageLibrary): Promise<Buffer> {
   try {

@@ -4,13 +4,16 @@ import type { LogoRecipe } from "../load/logosFromSource.js";
 
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
+/** JPEG logos (`logo.jpeg`): high enough that a logo's edges stay clean at 320x240 and 600x600. */
+const JPEG_QUALITY = 90;
+
 /** The largest density librsvg is given: a tiny SVG canvas drawn at 600 pixels stays bounded. */
 const MAX_SVG_DENSITY = 72 * 100;
 
 /**
  * A logo's bytes, from its source's bytes: a hand-drawn image as it is; anything else scaled to
  * fit the size (contained, centred, never cropped) on the background colour or on transparency,
- * and encoded as PNG with fixed settings and no metadata, so the same source and options make
+ * and encoded as PNG (or JPEG, `logo.jpeg`) with fixed settings and no metadata, so the same source and options make
  * the same bytes every time (its name says so). An SVG is drawn at the size, not scaled after.
  * Any change here that changes the bytes bumps RECIPE_VERSION (load/logosFromSource.ts), which
  * names every made logo, so published logos are made again under new names.
@@ -37,8 +40,18 @@ export async function makeLogo(
       kernel: "lanczos3",
     });
   if (recipe.background !== undefined) image = image.flatten({ background: recipe.background });
-  return image
-    .toColourspace("srgb")
-    .png({ compressionLevel: 9, adaptiveFiltering: false, palette: false })
-    .toBuffer();
+  image = image.toColourspace("srgb");
+  if (recipe.format === "jpeg") {
+    // Baseline, fixed quality and Huffman tables, no metadata: the same bytes every time.
+    return image
+      .jpeg({
+        quality: JPEG_QUALITY,
+        progressive: false,
+        chromaSubsampling: "4:2:0",
+        optimiseCoding: true,
+        mozjpeg: false,
+      })
+      .toBuffer();
+  }
+  return image.png({ compressionLevel: 9, adaptiveFiltering: false, palette: false }).toBuffer();
 }

@@ -1,5 +1,6 @@
 import { basename, dirname } from "node:path";
 import type { Logo, Service } from "../load/broadcaster.js";
+import { genreTermOf } from "../load/genreTerm.js";
 import { formatProblem, type InputProblem } from "../load/inputProblem.js";
 import { EXPECTED_LOGO_SIZES } from "../load/loadLogos.js";
 import { deriveNames } from "../render/deriveNames.js";
@@ -89,10 +90,18 @@ export interface EpgProgramme {
   description: string | undefined;
   image: string | undefined;
   website: string | undefined;
+  /** Its genres as a receiver shows them: the term's label in its scheme, with the URN. */
+  genres: EpgGenre[];
   airing: AiringKind;
   /** The YAML slot or special it comes from, `data/schedules/news.yaml:12:7`. */
   source: string;
   problems: string[];
+}
+
+export interface EpgGenre {
+  /** The term's English label (`Alternative / Indie`); the YAML's name for a term not listed. */
+  label: string;
+  href: string;
 }
 
 /** Dead air: nothing scheduled between two programmes. */
@@ -328,6 +337,10 @@ function programmeBlock(
     description: p.content.description?.long ?? p.content.description?.short,
     image,
     website: p.content.website,
+    genres: (p.content.genres ?? []).map(({ href, name }) => ({
+      label: genreTermOf(href)?.label ?? name,
+      href,
+    })),
     airing: p.kind,
     source,
     problems: bySource.get(source) ?? [],

@@ -5,6 +5,7 @@ import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../site/siteContract.js";
 import { addDays, compactDate, type PlainDate } from "../time/plainDate.js";
 import { type SpiDocument, validateSpiDocuments } from "../xsd/validateSpiDocuments.js";
 import { fetchExactly, type RawResponse } from "./fetchExactly.js";
+import { logoProblems, logosNamedIn, type NamedLogo, ownLogoPath } from "./siLogos.js";
 
 export interface VerifyOptions {
   /** The site root, e.g. https://spi.example.org or http://127.0.0.1:8080. */
@@ -61,7 +62,8 @@ type Auth = "none" | "key" | "invalid key";
 /**
  * Checks a deployed site (or the local preview) the way a client sees it: SI open and keyed, a
  * PI per service for today, the 401/403/404/400 answers, that the keyed SI cannot be reached
- * without the key by any path spelling, and the schema validity of every document fetched.
+ * without the key by any path spelling, the logos the open SI names on the site itself, and the
+ * schema validity of every document fetched.
  */
 export async function verifySite(options: VerifyOptions): Promise<VerifyReport> {
   const base = new URL(options.baseUrl);
@@ -173,6 +175,22 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
   }
   if (openSi?.status === 200) {
     checks.push(await revalidation(get, "SI revalidation (If-None-Match)", siPath, "none"));
+    const logos = logosNamedIn(openSi.body);
+    if (logos.length > 0) {
+      checks.push(
+        await logoAnswers(logos, base, (path) =>
+          fetchExactly(
+            base,
+            path,
+            {},
+            {
+              timeoutMs: options.timeoutMs ?? 15_000,
+              ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+            },
+          ),
+        ),
+      );
+    }
   }
   const withInvalidKey = await probe("SI with an invalid key", siPath, "invalid key", 403);
   const misconfigured = keysMisconfigured(withInvalidKey);
@@ -518,6 +536,46 @@ async function bearerPaths(
     name,
     ok: true,
     detail: `${tried} bearer paths, each the service's id/ document; an unknown bearer 404`,
+  };
+}
+
+/**
+ * The logos the open SI names on the site itself, fetched as a radio would (no key): each a 200
+ * with the image type, public long-lived caching and (PNG/JPEG) the pixel size SI says. Logos on
+ * other hosts are not fetched: they are counted in the detail.
+ */
+async function logoAnswers(
+  logos: NamedLogo[],
+  site: URL,
+  fetchPath: (path: string) => Promise<RawResponse>,
+): Promise<VerifyCheck> {
+  const name = "logos named by the open SI";
+  const own = logos.flatMap((logo) => {
+    const path = ownLogoPath(logo, site);
+    return path === undefined ? [] : [{ logo, path }];
+  });
+  const external = logos.length - own.length;
+  const problems: string[] = [];
+  await inParallel(own, async ({ logo, path }) => {
+    try {
+      const found = logoProblems(logo, await fetchPath(path));
+      if (found.length > 0) problems.push(`${found.join(", ")} — GET ${path}`);
+    } catch (error) {
+      problems.push(`GET ${path}: ${(error as Error).message}`);
+    }
+  });
+  const notFetched = external === 0 ? "" : `; ${external} on other hosts not fetched`;
+  if (problems.length > 0) {
+    const more = problems.length > 5 ? `; and ${problems.length - 5} more` : "";
+    return { name, ok: false, detail: `${problems.sort().slice(0, 5).join("; ")}${more}` };
+  }
+  return {
+    name,
+    ok: true,
+    detail:
+      own.length === 0
+        ? `none on this site${notFetched}`
+        : `${own.length} on this site: 200, image type and pixel size as SI says, public and cached for a day or more${notFetched}`,
   };
 }
 

@@ -368,6 +368,19 @@ function select(button, block, row) {
       el("dd", {}, `${AIRING[block.airing]}, ${block.source}`),
       el("dt", {}, "CRID"),
       el("dd", {}, block.crid),
+      block.genres.length
+        ? [
+            el("dt", {}, "Genre"),
+            el(
+              "dd",
+              {},
+              block.genres.flatMap((genre, i) => [
+                i ? ", " : "",
+                el("span", { class: "genre", title: genre.href }, genre.label),
+              ]),
+            ),
+          ]
+        : "",
       block.website
         ? [el("dt", {}, "Website"), el("dd", {}, el("a", { href: block.website }, block.website))]
         : "",

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { edgeSiteOf } from "../../src/edge/edgeFiles.js";
 import { createEdgeWorker } from "../../src/edge/edgeRules.js";
 import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
+import { imageSizeOf } from "../../src/logos/imageSize.js";
+import { SUPERSEDED_LOGO_GRACE_MS } from "../../src/logos/supersededLogos.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { runCli } from "../cli/runCli.js";
@@ -16,6 +18,8 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" rx="2" fill="#0b3c5d"/><circle cx="5" cy="5" r="3" fill="#fff"/></svg>\n`;
 const MONDAY = "2026-11-23T08:00:00Z";
 const TUESDAY = "2026-11-24T08:00:00Z";
+const WEDNESDAY = "2026-11-25T08:00:00Z";
+const THURSDAY = "2026-11-26T08:00:00Z";
 
 /** The minimal data folder, its provider's and service's logos made from one SVG. */
 async function dataFolder(name: string): Promise<string> {
@@ -125,22 +129,58 @@ describe("logos made by the build", () => {
     ]);
     expect(await filesUnder(join(outDir, "logos"))).toEqual(monday);
 
-    // The service gets a source of its own: its five logos are made, under new names; the old are pruned.
+    // The service gets a source of its own: its five logos are made, under new names; the old stay
+    // published (a radio may hold the SI that names them) until the grace period has passed.
     await writeFile(join(dir, "logos/two.svg"), SVG.replace("#0b3c5d", "#c8102e"));
     const service = join(dir, "services/one.yaml");
     await writeFile(
       service,
       (await readFile(service, "utf8")).replace("logos/one.svg", "logos/two.svg"),
     );
+    // Published long ago: the grace period counts from when SI stopped naming them, not from then.
+    const longAgo = new Date(Date.parse(MONDAY) - 2 * SUPERSEDED_LOGO_GRACE_MS);
+    for (const path of monday.keys()) {
+      await utimes(join(outDir, "logos", path), longAgo, longAgo);
+    }
     const changed = await build(dir, outDir, TUESDAY);
     expect(changed.debug).toEqual([
-      "spi-static debug logos: 10 logos from sources: 5 made, 5 already published under their name (N ms)",
+      "spi-static debug logos: 10 logos from sources: 5 made, 5 already published under their name; 5 superseded kept for 48 h (N ms)",
     ]);
     const after = await filesUnder(join(outDir, "logos"));
-    expect([...after.keys()].filter((path) => monday.has(path)).sort()).toEqual(
-      [...monday.keys()].filter((path) => path.startsWith("provider/")).sort(),
+    const made = [...after.keys()].filter((path) => !monday.has(path));
+    expect(made.map((path) => path.replace(/-[0-9a-f]{16}\.png$/, "")).sort()).toEqual(
+      ["112x32", "128x128", "320x240", "32x32", "600x600"].map((size) => `services/one/${size}`),
     );
-    expect(after.size).toBe(10);
+    const old = [...monday.keys()].filter((path) => path.startsWith("services/one/"));
+    for (const path of old) expect(after.get(path)).toEqual(monday.get(path));
+    const si = await readFile(join(outDir, "radiodns/spi/3.1/SI.xml"), "utf8");
+    for (const path of made) expect(si).toContain(`/logos/${path}"`);
+    for (const path of old) expect(si).not.toContain(`/logos/${path}"`);
+    const { broadcaster } = await loadBroadcaster(dir);
+    if (!broadcaster) throw new Error("the data folder does not load");
+    const worker = createEdgeWorker(edgeSiteOf(broadcaster, []));
+    for (const path of [...old, ...made]) {
+      const response = await worker.fetch(new Request(`https://rdns.test.example/logos/${path}`), {
+        ASSETS: folderAssets(outDir),
+      });
+      expect([path, response.status]).toEqual([path, 200]);
+    }
+
+    // A later build within the grace period keeps them, and says so.
+    const wednesday = await build(dir, outDir, WEDNESDAY);
+    expect(wednesday.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 0 made, 10 already published under their name; 5 superseded kept for 48 h (N ms)",
+    ]);
+    expect(await filesUnder(join(outDir, "logos"))).toEqual(after);
+
+    // Superseded longer ago than the grace period (by the file's time): pruned, the rest untouched.
+    for (const path of old) await utimes(join(outDir, "logos", path), longAgo, longAgo);
+    const thursday = await build(dir, outDir, THURSDAY);
+    expect(thursday.code, thursday.stderr).toBe(0);
+    const pruned = await filesUnder(join(outDir, "logos"));
+    expect([...pruned.keys()].sort()).toEqual(
+      [...after.keys()].filter((p) => !old.includes(p)).sort(),
+    );
   });
 
   it("writes nothing when a source cannot make its logos", async () => {
@@ -186,6 +226,65 @@ describe("logos made by the build", () => {
     expect(
       (await worker.fetch(new Request(`https://rdns.test.example/${unknown}`), env)).status,
     ).toBe(404);
+  });
+});
+
+describe("JPEG logos (logo.jpeg)", () => {
+  async function withServiceLogo(name: string, logo: string): Promise<string> {
+    const dir = join(root, name);
+    await cp(await dataFolder(`${name}-source`), dir, { recursive: true });
+    const service = join(dir, "services/one.yaml");
+    const text = await readFile(service, "utf8");
+    await writeFile(service, text.replace("logo: logos/one.svg\n", `logo: ${logo}\n`));
+    return dir;
+  }
+
+  it("makes the 320x240 and 600x600 as JPEG, named by SI as image/jpeg, and takes them as published the next night", async () => {
+    const dir = await withServiceLogo(
+      "jpeg",
+      '{ source: logos/one.svg, background: "#ffffff", jpeg: true }',
+    );
+    const outDir = join(root, "out-jpeg");
+    const built = await build(dir, outDir, MONDAY);
+    expect(built.code, built.stderr).toBe(0);
+    const logos = await filesUnder(join(outDir, "logos/services/one"));
+    expect([...logos.keys()].map((p) => p.replace(/-[0-9a-f]{16}\./, ".")).sort()).toEqual([
+      "112x32.png",
+      "128x128.png",
+      "320x240.jpg",
+      "32x32.png",
+      "600x600.jpg",
+    ]);
+    const si = await readFile(join(outDir, "radiodns/spi/3.1/SI.xml"), "utf8");
+    for (const [path, bytes] of logos) {
+      const [width = 0, height = 0] = (/(\d+)x(\d+)-/.exec(path) ?? []).slice(1).map(Number);
+      const format = path.endsWith(".jpg") ? "jpeg" : "png";
+      expect(imageSizeOf(bytes)).toEqual({ format, width, height });
+      expect((await sharp(bytes).metadata()).format).toBe(format);
+      expect(si).toContain(
+        `/logos/services/one/${path}"${format === "jpeg" ? ' mimeValue="image/jpeg"' : ""}`,
+      );
+    }
+    expect(await validateSpiDocuments([{ name: "SI.xml", xml: si }])).toEqual([]);
+    const again = await build(dir, outDir, TUESDAY);
+    expect(again.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 0 made, 10 already published under their name (N ms)",
+    ]);
+    expect(await filesUnder(join(outDir, "logos/services/one"))).toEqual(logos);
+  });
+
+  it("refuses JPEG without a background, at the field, writing nothing", async () => {
+    const dir = await withServiceLogo(
+      "jpeg-no-background",
+      "{ source: logos/one.svg, jpeg: true }",
+    );
+    const outDir = join(root, "out-jpeg-no-background");
+    const failed = await build(dir, outDir, MONDAY);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(
+      /services\/one\.yaml:\d+:\d+ logo\.jpeg: needs a background \("#rrggbb"\): a JPEG has no transparency/,
+    );
+    expect(await readdir(outDir).catch(() => [])).toEqual([]);
   });
 });
 

@@ -17,6 +17,7 @@ function recipe(size: LogoSizeName, background?: string): LogoRecipe {
     source: { path: "logo.svg", display: "logo.svg", digest: "" },
     background,
     asIs: false,
+    format: "png",
     path: `logos/provider/${size}-0000000000000000.png`,
     origin: NOT_LOCATED,
   };
@@ -72,6 +73,36 @@ describe("makeLogo", () => {
     ];
     expect(pixel(64, 2)).toEqual([0, 255, 0]);
     expect(pixel(64, 64)).toEqual([255, 0, 0]);
+  });
+
+  it("makes a baseline JPEG of the size on its background when asked, the same bytes every time", async () => {
+    const library = await imageLibrary();
+    for (const [size, width, height] of [
+      ["320x240", 320, 240],
+      ["600x600", 600, 600],
+    ] as const) {
+      const jpeg: LogoRecipe = { ...recipe(size, "#ffffff"), format: "jpeg" };
+      const made = await makeLogo(jpeg, SQUARE_SVG, library);
+      const metadata = await sharp(made).metadata();
+      expect([metadata.format, metadata.width, metadata.height, metadata.channels]).toEqual([
+        "jpeg",
+        width,
+        height,
+        3,
+      ]);
+      expect(metadata.isProgressive).toBe(false);
+      expect(metadata.exif).toBeUndefined();
+      expect(metadata.icc).toBeUndefined();
+      expect((await makeLogo(jpeg, Buffer.from(SQUARE_SVG), library)).equals(made)).toBe(true);
+      // Contained on white: the 4:3 size's sides are the background, the middle the logo's blue.
+      const { data, info } = await sharp(made).raw().toBuffer({ resolveWithObject: true });
+      const pixel = (x: number, y: number) => [
+        ...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3),
+      ];
+      if (size === "320x240") expect(pixel(5, 120).every((v) => v > 245)).toBe(true);
+      const [r = 0, g = 0, b = 0] = pixel(Math.round(width / 2), Math.round(height / 8));
+      expect(Math.abs(r - 0x0b) + Math.abs(g - 0x3c) + Math.abs(b - 0x5d)).toBeLessThan(24);
+    }
   });
 
   it("publishes a hand-drawn image as it is", async () => {

@@ -162,6 +162,30 @@ describe("the EPG model", () => {
     ]);
   });
 
+  it("names a programme's genres by their term's label, as receivers show them, not by the URN", () => {
+    const service = gappyService();
+    const indie = "urn:tva:metadata:cs:ContentCS:2011:3.6.4.14.6";
+    const talk = "urn:tva:metadata:cs:FormatCS:2011:2.1.4";
+    const genres = [
+      { href: indie, name: "Indie stuff" },
+      { href: talk, name: "Chat", type: "secondary" as const },
+    ];
+    const shows = { ...service.schedule.shows, morning: { name: { long: "Morning" }, genres } };
+    const epg = model(
+      "2026-11-23T08:00:00Z",
+      [],
+      [{ ...service, schedule: { ...service.schedule, shows } }],
+    );
+    const blocks = rowOf(epg, "2026-11-23").blocks.filter(
+      (b): b is EpgProgramme => b.type === "programme",
+    );
+    expect(blocks.find((b) => b.showId === "morning")?.genres).toEqual([
+      { label: "Alternative / Indie", href: indie },
+      { label: "Documentary", href: talk },
+    ]);
+    expect(blocks.find((b) => b.showId === "day")?.genres).toEqual([]);
+  });
+
   it("offers the API window, today±7, and no day beyond it", () => {
     const epg = model("2026-11-23T08:00:00Z");
     expect(epg.site.days).toHaveLength(15);

@@ -185,6 +185,17 @@ describe.skipIf(!hasChromium && !inCi)("the EPG preview in headless Chromium", (
     expect(await page.locator("#details h2").textContent()).toBe(
       "Matinee: Vom Barock bis zur Romantik",
     );
+    // A programme's genre by its term's label, as a receiver shows it; the URN on hover.
+    await page
+      .locator('.row[data-service="pop"] button.block', { hasText: "New Music" })
+      .first()
+      .click();
+    expect(await page.locator("#details h2").textContent()).toBe(
+      "New Music Tonight with Mira Zaugg",
+    );
+    const genre = page.locator("#details .genre");
+    expect(await genre.allTextContents()).toEqual(["Alternative / Indie"]);
+    expect(await genre.getAttribute("title")).toBe("urn:tva:metadata:cs:ContentCS:2011:3.6.4.14.6");
     await page.screenshot({ path: join(ARTIFACTS, "week.png") });
     // What a receiver shows: the names cut to 8 and 16 characters, a logo per expected size.
     await bern.getByText("On a receiver").click();

@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/build/buildSite.js";
 import { type PreviewServer, startPreviewServer } from "../../src/serve/previewServer.js";
@@ -85,7 +86,12 @@ describe("verify against the preview server", () => {
         "keyed SI revalidation (If-None-Match)",
         "PI revalidation (If-None-Match, bern)",
         "schema validity (spi_31.xsd)",
+        "logos named by the open SI",
       ]),
+    );
+    // The example's six owners (provider, group, four services), five sizes each, from the preview.
+    expect(report.checks.find((c) => c.name === "logos named by the open SI")?.detail).toBe(
+      "30 on this site: 200, image type and pixel size as SI says, public and cached for a day or more",
     );
     expect(report.checks.find((c) => c.name.startsWith("PI revalidation"))?.detail).toMatch(
       /^304 for If-None-Match "[^"]+", 401 without the key$/,
@@ -188,6 +194,45 @@ describe("verify against the preview server", () => {
       "PI without a key, open PI (bern)",
       "PI by bearer path, today (20261123)",
     ]);
+  });
+
+  it("fails when a logo's file is not the pixel size SI says", async () => {
+    const logoOut = await mkdtemp(join(tmpdir(), "spi-verify-logo-"));
+    await buildSite({ dataDir: DATA_DIR, outDir: logoOut, now: NOW, keys: { keysList: KEY } });
+    const folder = join(logoOut, "logos/services/pop");
+    const [name = ""] = (await readdir(folder)).filter((n) => n.startsWith("128x128-"));
+    const small = await sharp({
+      create: { width: 64, height: 64, channels: 4, background: "#ff0000" },
+    })
+      .png()
+      .toBuffer();
+    await writeFile(join(folder, name), small);
+    const { origin } = await preview({ outDir: logoOut });
+    const report = await verifySite({ baseUrl: origin, key: KEY, now: NOW });
+    expect(failed(report)).toEqual(["logos named by the open SI"]);
+    expect(report.checks.find((c) => !c.ok)?.detail).toBe(
+      `64x64 pixels, SI says 128x128 — GET /logos/services/pop/${name}`,
+    );
+  });
+
+  it("does not fetch logos on other hosts, and says how many", async () => {
+    const externalOut = await mkdtemp(join(tmpdir(), "spi-verify-external-"));
+    const dataDir = "test/fixtures/own-hosts";
+    await buildSite({ dataDir, outDir: externalOut, now: NOW, keys: { keysList: KEY } });
+    const { origin } = await preview({ outDir: externalOut });
+    const report = await verifySite({ baseUrl: origin, key: KEY, now: NOW });
+    expect(report.checks.find((c) => c.name === "logos named by the open SI")).toEqual({
+      name: "logos named by the open SI",
+      ok: true,
+      detail: "none on this site; 20 on other hosts not fetched",
+    });
+    const si = await readFile(join(externalOut, "radiodns/spi/3.1/SI.xml"), "utf8");
+    const urls = new Set(
+      [...si.matchAll(/<multimedia [^>]*url="https:\/\/img\.test\.example\/([^"]+)"/g)].map(
+        (m) => m[1],
+      ),
+    );
+    expect(urls.size).toBe(20);
   });
 
   it("fails with a key the site does not accept", async () => {
@@ -319,6 +364,9 @@ describe("verify of caching and CORS", () => {
       /cacheable by radios and CDNs.*Access-Control-Allow-Origin/,
     );
     expect(detail("PI for bern, today (20261123)")).toMatch(/forbids the radio's own cache/);
+    expect(detail("logos named by the open SI")).toMatch(
+      /^Cache-Control "private, no-store": a logo should be public with a max-age of a day or more — GET \/logos\//,
+    );
   });
 });
 
