@@ -178,6 +178,9 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
       `/${work}/build/spi-static.js`,
       "/_spi-static/refused",
       "/_worker.js",
+      // The named location nginx sends documents from is no URL.
+      `/@${SEND_FILE}`,
+      `/${SEND_FILE}/radiodns/spi/3.1/SI.xml`,
     ]) {
       const answer = await fetch(`http://127.0.0.1:${ports.build.http}${path}`);
       expect(answer.status).toBe(404);
