@@ -1,5 +1,5 @@
 import type { EdgeEnv, EdgeWorker } from "../edge/edgeRules.js";
-import type { FetchApi } from "./fetchShims.js";
+import type { FetchApi, FileBody } from "./fetchShims.js";
 
 /** The part of njs's request object (`r`, ngx_http_js_module) the adapter uses. */
 export interface NjsRequest {
@@ -11,6 +11,7 @@ export interface NjsRequest {
   sendHeader(): void;
   finish(): void;
   return(status: number, body?: string | Uint8Array): void;
+  internalRedirect(uri: string): void;
   error(message: string): void;
 }
 
@@ -33,6 +34,8 @@ export interface NjsSettings {
   root: string;
   /** What the worker gets as bindings besides ASSETS: API_KEY_SHA256, SPI_FIXED_NOW. */
   env: Omit<EdgeEnv, "ASSETS">;
+  /** The variable and named location nginx sends a document from (serverConfig.ts, SEND_FILE). */
+  sendFile: string;
 }
 
 /**
@@ -52,6 +55,8 @@ export function createNjsHandler(
   fs: NjsFs,
 ): (r: NjsRequest) => Promise<void> {
   const HOST = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
+  /** Paths try_files takes literally (no `?`, `$`, spaces): the documents' names. */
+  const NGINX_SENDS = /^[A-Za-z0-9._~/-]+$/;
   const LOOPBACK_HOST = /^(localhost|\[::1\]|127\.[\d.]+)$/i;
   const LOOPBACK_ADDRESS = /^(127\.|::1$|::ffff:127\.)/i;
 
@@ -59,7 +64,30 @@ export function createNjsHandler(
     return segment === "" || segment === "." || segment === ".." || segment.includes("\0");
   }
 
-  /** A file of the output folder, read whole through one descriptor; never a path out of it. */
+  /** Reads a file whole through one descriptor. */
+  function readFile(path: string, size: number): Uint8Array {
+    const fd = fs.openSync(path, "r");
+    try {
+      // Not zero-filled first: every byte is read over (njs fills a large array slowly).
+      const bytes = Buffer.allocUnsafe(size);
+      let read = 0;
+      let got = 1;
+      // No `break`: njs cannot compile one beside the `return` in this try block.
+      while (read < size && got > 0) {
+        got = fs.readSync(fd, bytes, read, size - read, read);
+        read += Math.max(got, 0);
+      }
+      return bytes.subarray(0, read);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * A file of the output folder, never a path out of it, with nginx's validators for it; its
+   * bytes stay on disk (FileBody) for nginx to send. Only stat'ed here: the rules decide on the
+   * validators and the length.
+   */
   function readAsset(pathname: string): Response {
     let segments: string[];
     try {
@@ -70,36 +98,36 @@ export function createNjsHandler(
     if (segments.length === 0 || segments.some(unsafe)) {
       return new api.Response(null, { status: 404 });
     }
+    const path = `/${segments.join("/")}`;
     let fd: number;
     try {
-      fd = fs.openSync(`${settings.root}/${segments.join("/")}`, "r");
+      fd = fs.openSync(`${settings.root}${path}`, "r");
     } catch {
       return new api.Response(null, { status: 404 });
     }
+    let size: number;
+    let seconds: number;
     try {
       const info = fs.fstatSync(fd);
       if (!info.isFile()) return new api.Response(null, { status: 404 });
-      // Not zero-filled first: every byte is read over (njs fills a large array slowly).
-      const bytes = Buffer.allocUnsafe(info.size);
-      let read = 0;
-      let got = 1;
-      // No `break`: njs cannot compile one beside the `return` in this try block.
-      while (read < info.size && got > 0) {
-        got = fs.readSync(fd, bytes, read, info.size - read, read);
-        read += Math.max(got, 0);
-      }
-      const seconds = Math.floor(info.mtimeMs / 1000);
-      return new api.Response(bytes.subarray(0, read), {
-        headers: {
-          // nginx's own ETag for a static file: modification time and size, in hex.
-          ETag: `"${seconds.toString(16)}-${read.toString(16)}"`,
-          "Last-Modified": new Date(seconds * 1000).toUTCString(),
-          "Content-Length": String(read),
-        },
-      });
+      size = info.size;
+      seconds = Math.floor(info.mtimeMs / 1000);
     } finally {
       fs.closeSync(fd);
     }
+    const file: FileBody = {
+      path,
+      byteLength: size,
+      read: () => readFile(`${settings.root}${path}`, size),
+    };
+    return new api.Response(file as unknown as BodyInit, {
+      headers: {
+        // nginx's own ETag for a static file: modification time and size, in hex.
+        ETag: `"${seconds.toString(16)}-${size.toString(16)}"`,
+        "Last-Modified": new Date(seconds * 1000).toUTCString(),
+        "Content-Length": String(size),
+      },
+    });
   }
 
   const env: EdgeEnv = {
@@ -138,6 +166,20 @@ export function createNjsHandler(
       if (length !== null) r.headersOut["Content-Length"] = Number(length);
       r.sendHeader();
       r.finish();
+      return;
+    }
+    const file = (response as unknown as { file: FileBody | null }).file;
+    if (file !== null && response.status === 200 && NGINX_SENDS.test(file.path)) {
+      // nginx sends the file (serverConfig.ts, SEND_FILE) with its Content-Length and its
+      // validators, the ones ETag and Last-Modified were made from: it writes them itself.
+      delete r.headersOut.etag;
+      delete r.headersOut["last-modified"];
+      r.variables[settings.sendFile] = file.path;
+      r.internalRedirect(`@${settings.sendFile}`);
+      return;
+    }
+    if (file !== null) {
+      r.return(response.status, Buffer.from(file.read()));
       return;
     }
     r.return(response.status, Buffer.from(await response.arrayBuffer()));

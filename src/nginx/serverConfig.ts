@@ -8,9 +8,17 @@ export const NGINX_FILES = {
   module: "spi-static.js",
 } as const;
 
+/**
+ * The js_var and named location through which nginx sends a document the rules answered 200
+ * with (njsAdapter.ts): sendfile from the served folder instead of njs reading and copying it.
+ */
+export const SEND_FILE = "spi_static_file";
+
 export interface ServerConfigOptions {
   /** Absolute folder the three files are in. */
   dir: string;
+  /** Absolute served folder (out/). */
+  root: string;
   /** nginx's `listen` value: `address:port`, `port`, `[::1]:port`. */
   listen: string;
   /** nginx's `server_name`; `_` for any. */
@@ -22,20 +30,35 @@ function quoted(path: string): string {
 }
 
 /**
- * Every request goes to the rules (one location, `js_content`): nginx serves no file itself,
- * so `_keyed/`, `_spi-static/` and this folder are unreachable whatever the path. nginx's
- * conditional-request filter stays out of it (`if_modified_since off`): the rules answer 304.
+ * Every request goes to the rules (one location, `js_content`): nginx serves no file on its own,
+ * so `_keyed/`, `_spi-static/` and this folder are unreachable whatever the path. A document the
+ * rules answer 200 with, nginx then sends from the named location (unreachable from outside):
+ * the file the rules chose, with no conditional handling, ranges or type of nginx's own, so the
+ * answer is the rules'. nginx's conditional-request filter stays out of it
+ * (`if_modified_since off`): the rules answer 304.
  */
-export function renderApiConfig({ dir }: ServerConfigOptions): string {
+export function renderApiConfig({ dir, root }: ServerConfigOptions): string {
   return `# Written by \`spi-static nginx\`: do not edit, run it again instead.
 # The SPI 3.1 API of one output folder: include inside a server {} block.
 js_import spi_static from ${quoted(`${dir}/${NGINX_FILES.module}`)};
+js_var $${SEND_FILE};
 
 location / {
     if_modified_since off;
     types { }
     default_type "";
     js_content spi_static.handle;
+}
+
+# A document the rules answered 200 with, sent by nginx itself (only the rules send here).
+location @${SEND_FILE} {
+    root ${quoted(root)};
+    try_files $${SEND_FILE} =404;
+    if_modified_since off;
+    max_ranges 0;
+    sendfile on;
+    types { }
+    default_type "";
 }
 
 # Requests nginx refuses itself (a %00 in the path) go to the rules too, which answer them as

@@ -7,7 +7,7 @@ import { UsageError } from "../exit/spiStaticError.js";
 import { InputError } from "../load/inputProblem.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { renderNjsModule } from "./njsModule.js";
-import { NGINX_FILES, renderApiConfig, renderServerConfig } from "./serverConfig.js";
+import { NGINX_FILES, renderApiConfig, renderServerConfig, SEND_FILE } from "./serverConfig.js";
 import { zoneOffsets } from "./zoneCalendar.js";
 
 export interface NginxFilesOptions {
@@ -144,11 +144,15 @@ export async function writeNginxFiles(options: NginxFilesOptions): Promise<Nginx
   }
   if (options.fixedNow !== undefined) env.SPI_FIXED_NOW = options.fixedNow;
 
-  const config = { dir, listen: options.listen, serverName: options.serverName };
+  const config = { dir, root: outDir, listen: options.listen, serverName: options.serverName };
   const texts: [string, string][] = [
     [
       NGINX_FILES.module,
-      await renderNjsModule(site, zoneOffsets(site.timeZone), { root: outDir, env }),
+      await renderNjsModule(site, zoneOffsets(site.timeZone), {
+        root: outDir,
+        env,
+        sendFile: SEND_FILE,
+      }),
     ],
     [NGINX_FILES.api, renderApiConfig(config)],
     [NGINX_FILES.server, renderServerConfig(config)],

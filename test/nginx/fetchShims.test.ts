@@ -158,6 +158,26 @@ describe("Headers, Request and Response stand-ins", () => {
       expect(new Uint8Array(await ours.arrayBuffer())).toEqual(bytes);
     }
     expect(new shim.Response(null, { status: 304 }).body).toBeNull();
+  });
+
+  it("hand a file body on unread with its length, and read it only for text", async () => {
+    let reads = 0;
+    const file = {
+      path: "/a.xml",
+      byteLength: 3,
+      read: () => {
+        reads++;
+        return new TextEncoder().encode("<a>");
+      },
+    };
+    const asset = new shim.Response(file as unknown as BodyInit);
+    const passed = await asset.arrayBuffer();
+    expect(passed.byteLength).toBe(3);
+    const answer = new shim.Response(passed);
+    expect((answer as unknown as { file: unknown }).file).toBe(file);
+    expect(reads).toBe(0);
+    expect(await answer.text()).toBe("<a>");
+    expect(reads).toBe(1);
     expect(new shim.Response("x").headers.get("content-type")).toBe(
       new Response("x").headers.get("content-type"),
     );

@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEdgeWorker, type EdgeEnv } from "../../src/edge/edgeRules.js";
 import { renderNjsModule } from "../../src/nginx/njsModule.js";
-import { NGINX_FILES } from "../../src/nginx/serverConfig.js";
+import { NGINX_FILES, SEND_FILE } from "../../src/nginx/serverConfig.js";
 import { writeNginxFiles } from "../../src/nginx/writeNginxFiles.js";
 import { zoneOffsets } from "../../src/nginx/zoneCalendar.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
@@ -92,6 +92,7 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
         const module = await renderNjsModule(siteOf(setup).site, zoneOffsets("Europe/Zurich"), {
           root: siteOf(setup).outDir,
           env: { SPI_FIXED_NOW: now, API_KEY_SHA256: apiKeySha256 },
+          sendFile: SEND_FILE,
         });
         await writeFile(join(dir, NGINX_FILES.module), module);
       }
@@ -177,6 +178,9 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
       `/${work}/build/spi-static.js`,
       "/_spi-static/refused",
       "/_worker.js",
+      // The named location nginx sends documents from is no URL.
+      `/@${SEND_FILE}`,
+      `/${SEND_FILE}/radiodns/spi/3.1/SI.xml`,
     ]) {
       const answer = await fetch(`http://127.0.0.1:${ports.build.http}${path}`);
       expect(answer.status).toBe(404);
