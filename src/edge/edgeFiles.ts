@@ -33,19 +33,21 @@ export function edgeSiteOf(
   keptServiceIds: string[] = [],
 ): EdgeSite {
   const { provider } = broadcaster;
+  const serviceIds = [
+    ...broadcaster.services.map((service) => radiodnsKey(service.radiodns)),
+    // A broken service's own radiodns is unknown: its files are kept under the provider's host.
+    ...keptServiceIds.map((id) =>
+      radiodnsKey({ fqdn: provider.radiodnsHost, serviceIdentifier: id }),
+    ),
+  ].sort();
   return {
     openSiPath: OPEN_SI_PATH,
     keyedSiPath: KEYED_SI_PATH,
     piPathTemplate: programmeInformationPathOf("{service}", "{date}"),
     bearerPiPathTemplate: programmeInformationPathByBearer("{bearer}", "{date}"),
     bearerServices: bearerServicesOf(broadcaster),
-    serviceIds: [
-      ...broadcaster.services.map((service) => radiodnsKey(service.radiodns)),
-      // A broken service's own radiodns is unknown: its files are kept under the provider's host.
-      ...keptServiceIds.map((id) =>
-        radiodnsKey({ fqdn: provider.radiodnsHost, serviceIdentifier: id }),
-      ),
-    ].sort(),
+    serviceIds,
+    hosts: [...new Set(serviceIds.map((key) => key.slice(0, key.lastIndexOf("/"))))],
     openPi: provider.discovery.openPi,
     timeZone: provider.timeZone,
     windowDays: API_WINDOW_DAYS,

@@ -30,6 +30,12 @@ export interface EdgeSite {
    * Authoritative FQDN (most often the provider's radiodnsHost for all).
    */
   serviceIds: string[];
+  /**
+   * The FQDNs of `serviceIds`, each once: a PI path under any other host is no document of ours.
+   * Written by the build so that a runtime that runs these rules afresh for every request (njs)
+   * does not split every service id each time.
+   */
+  hosts: string[];
   /** PI without a key (the provider's choice); keyed SI still needs one. */
   openPi: boolean;
   /** The provider's IANA zone: "today" is the date there at request time. */
@@ -118,7 +124,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
   const bearerServices = new Map(Object.entries(site.bearerServices));
   const services = new Set(site.serviceIds);
   /** The FQDNs PI is published under; a path under any other is no document of ours. */
-  const hosts = new Set(site.serviceIds.map((service) => service.split("/")[0]));
+  const hosts = new Set(site.hosts);
   const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
     timeZone: site.timeZone,
     year: "numeric",
@@ -153,7 +159,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     const date = rest.slice(split + piBetween.length);
     // `<fqdn>/<serviceIdentifier>`, both parts present, under an FQDN of ours.
     const parts = service.split("/");
-    if (split < 1 || parts.length !== 2 || parts[1] === "" || !hosts.has(parts[0])) {
+    if (split < 1 || parts.length !== 2 || parts[1] === "" || !hosts.has(parts[0] as string)) {
       return { kind: "none" };
     }
     return { kind: "pi", service, date };

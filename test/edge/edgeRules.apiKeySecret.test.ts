@@ -13,6 +13,7 @@ const site: EdgeSite = {
   bearerPiPathTemplate: "radiodns/spi/3.1/{bearer}/{date}_PI.xml",
   bearerServices: {},
   serviceIds: ["news"],
+  hosts: ["rdns.example"],
   openPi: false,
   timeZone: "Europe/Zurich",
   windowDays: 7,

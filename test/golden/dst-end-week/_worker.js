@@ -49,7 +49,7 @@ function createEdgeWorker(site) {
     const bearerServices = new Map(Object.entries(site.bearerServices));
     const services = new Set(site.serviceIds);
     /** The FQDNs PI is published under; a path under any other is no document of ours. */
-    const hosts = new Set(site.serviceIds.map((service) => service.split("/")[0]));
+    const hosts = new Set(site.hosts);
     const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
         timeZone: site.timeZone,
         year: "numeric",
@@ -367,6 +367,9 @@ export default createEdgeWorker({
     "rdns.aareradio.example/lounge",
     "rdns.aareradio.example/news",
     "rdns.aareradio.example/pop"
+  ],
+  "hosts": [
+    "rdns.aareradio.example"
   ],
   "openPi": false,
   "timeZone": "Europe/Zurich",
