@@ -93,18 +93,8 @@ export interface BuildSummary extends PublishSummary {
  * When the last error-free build used the same program, data and keys on the same local day,
  * its files are what this build would write: it stops after checking they are still intact.
  */
-export async function buildSite({
-  dataDir,
-  outDir,
-  now,
-  keys = {},
-  publish,
-  keepGoing = false,
-  force = false,
-  changeHost = false,
-  jobs,
-  onValidated,
-}: BuildOptions): Promise<BuildSummary> {
+export async function buildSite(options: BuildOptions): Promise<BuildSummary> {
+  const { dataDir, outDir, keys = {}, publish } = options;
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
   // One build at a time from here to the end: every record it reads and writes (the input cache,
@@ -117,15 +107,8 @@ export async function buildSite({
   let summary: BuildSummary;
   try {
     summary = await buildLocked(started, apiKeys, {
-      dataDir,
-      outDir,
-      now,
+      ...options,
       publish: { ...publish, lock: "held" },
-      keepGoing,
-      force,
-      changeHost,
-      jobs,
-      onValidated,
     });
   } catch (error) {
     // A lock that cannot be removed is broken by the next build (its holder is gone): it never
