@@ -157,28 +157,20 @@ async function renderInMemory(dataDir: string, now: number) {
   const { loadAndSchedule } = (await load("loadAndSchedule.js")) as {
     loadAndSchedule(dir: string, now: number): Promise<{ scheduled?: Scheduled }>;
   };
-  const { planSite } = (await load("render/renderSite.js")) as {
-    planSite(scheduled: Scheduled, now: number, inputs: unknown): Iterable<{ render(): Buffer }>;
-  };
-  const { siteInputs } = (await load("render/documentInputs.js")) as {
-    siteInputs(program: string, provider: unknown, services: unknown): unknown;
+  const { renderSite } = (await load("render/renderSite.js")) as {
+    renderSite(scheduled: Scheduled, now: number): Iterable<{ content: Buffer }>;
   };
   const { scheduled } = await loadAndSchedule(dataDir, now);
   if (!scheduled) throw new Error(`${dataDir} did not load`);
-  const { provider, services } = scheduled.broadcaster;
   const seconds: number[] = [];
   const cpuSeconds: number[] = [];
   let documents = 0;
   for (let round = 0; round < rounds; round++) {
-    // A new plan each round: each service's element cache starts empty, as in a build.
-    const site = planSite(scheduled, now, siteInputs("bench", provider, services));
+    // A new render each round: each service's element cache starts empty, as in a build.
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
     documents = 0;
-    for (const document of site) {
-      document.render();
-      documents++;
-    }
+    for (const _document of renderSite(scheduled, now)) documents++;
     seconds.push(round2((performance.now() - started) / 1000));
     const cpu = process.cpuUsage(cpuStarted);
     cpuSeconds.push(round2((cpu.user + cpu.system) / 1e6));

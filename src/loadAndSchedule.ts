@@ -1,9 +1,8 @@
 import type { InputProblem } from "./load/inputProblem.js";
 import type { InputReaderOptions } from "./load/inputReader.js";
-import { loadBroadcaster } from "./load/loadBroadcaster.js";
+import { type LoadReport, loadBroadcaster } from "./load/loadBroadcaster.js";
 import {
   type ScheduledBroadcaster,
-  type ScheduleOptions,
   type ScheduleReport,
   scheduleBroadcaster,
 } from "./schedule/scheduleBroadcaster.js";
@@ -21,19 +20,27 @@ export interface DataReport {
 }
 
 /**
- * The first two stages, for `build` and `validate` alike: load, then lay out each service that
- * loaded the way the build will (the window around `now`,
- * and every dated entry beyond it). Problems are values: each service stands or falls on its
- * own, and the caller decides whether to publish the rest.
+ * The first two stages, for `validate`, `serve` and `import`: load, then lay out each service
+ * that loaded the way the build will (the window around `now`, and every dated entry beyond it).
+ * Problems are values: each service stands or falls on its own, and the caller decides whether
+ * to publish the rest. `build` runs the same two stages with its plan between them
+ * (build/buildSite.ts) and reports through dataReport, so both report the same.
  */
 export async function loadAndSchedule(
   dataDir: string,
   now: number,
   reading: InputReaderOptions = {},
-  scheduling: ScheduleOptions = {},
 ): Promise<DataReport> {
   const loaded = await loadBroadcaster(dataDir, reading);
-  if (!loaded.broadcaster) {
+  return dataReport(
+    loaded,
+    loaded.broadcaster ? scheduleBroadcaster(loaded.broadcaster, now) : undefined,
+  );
+}
+
+/** The report of both stages: what loading found, then what laying out the services found. */
+export function dataReport(loaded: LoadReport, laidOut: ScheduleReport | undefined): DataReport {
+  if (!laidOut) {
     return {
       scheduled: undefined,
       problems: inReadingOrder(loaded.problems),
@@ -41,7 +48,6 @@ export async function loadAndSchedule(
       checks: new Map(),
     };
   }
-  const laidOut = scheduleBroadcaster(loaded.broadcaster, now, scheduling);
   return {
     scheduled: laidOut.scheduled,
     problems: inReadingOrder([...loaded.problems, ...laidOut.problems]),

@@ -9,32 +9,62 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "../edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "../edge/edgeFiles.js";
+import type { Broadcaster } from "../load/broadcaster.js";
 import { InputError, type InputProblem } from "../load/inputProblem.js";
 import { publishedFqdns } from "../load/radiodnsHost.js";
 import type { DataReport } from "../loadAndSchedule.js";
 import { planLogoDocuments } from "../logos/logoDocuments.js";
 import { withServiceEntries } from "../render/carriedServices.js";
-import { siteInputs, withInputs } from "../render/documentInputs.js";
-import { planSite } from "../render/renderSite.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH } from "../site/siteContract.js";
+import { serviceInputs, siteInputs, withInputs } from "../render/documentInputs.js";
+import { renderSite } from "../render/renderSite.js";
+import {
+  checkServices,
+  publishedDays,
+  type ScheduledBroadcaster,
+  type ScheduleReport,
+  type ServiceCheck,
+} from "../schedule/scheduleBroadcaster.js";
+import {
+  KEYED_SI_PATH,
+  OPEN_SI_PATH,
+  type PlannedDocument,
+  type SiteDocument,
+} from "../site/siteContract.js";
+import type { PlainDate } from "../time/plainDate.js";
 import { openAheadFolder } from "./aheadFolder.js";
 import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
+import {
+  afterHashing,
+  type BuildPlan,
+  type DocumentDecision,
+  type PlanState,
+  PlanTally,
+  planBuild,
+  planDocument,
+  type ServicePlan,
+  type SettledDecision,
+} from "./buildPlan.js";
 import type { BuildStamp } from "./buildStamp.js";
-import { openCheckRecord } from "./checkRecord.js";
+import { type CheckRecord, openCheckRecord } from "./checkRecord.js";
 import { openDigestRecord } from "./digestRecord.js";
+import type { DocumentVersions } from "./documentVersions.js";
+import { observeState, type SeenFile, seeUnchanged } from "./fileState.js";
 import { refuseHostChange } from "./hostChange.js";
 import { openInputCacheFolder } from "./inputCacheFolder.js";
-import { readInputsRecord } from "./inputsRecord.js";
+import { type InputsRecord, readInputsRecord } from "./inputsRecord.js";
 import { readKeptServices } from "./keptServices.js";
 import {
   findUpToDateSite,
   holdOutputFolder,
+  type PublishableDocument,
   type PublishOptions,
   type PublishSummary,
   publishSite,
+  readDocumentVersions,
 } from "./publishSite.js";
 import { RenderAhead } from "./renderAhead.js";
 import { type ShortcutNotes, STATE_DIR } from "./stateFolder.js";
@@ -173,30 +203,30 @@ async function buildLocked(
     };
   }
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
-  const { loadAndSchedule } = await import("../loadAndSchedule.js");
+  const { loadBroadcaster } = await import("../load/loadBroadcaster.js");
+  const { dataReport } = await import("../loadAndSchedule.js");
   const cache = openInputCacheFolder(outDir, fingerprintProgram(), { readEarlier: !force });
   const aheadFolder = openAheadFolder(outDir);
   // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does
   // not; the documents it renders ahead wait in another, dropped either way.
   try {
     const checkRecord = openCheckRecord(outDir, fingerprintProgram(), dataDir, notes);
-    const recorded = force ? new Map() : readInputsRecord(outDir);
-    const ahead = new RenderAhead(
-      fingerprintProgram(),
-      (path) => recorded.get(path)?.inputs,
-      now,
-      aheadFolder,
-    );
-    const validated = await loadAndSchedule(
-      dataDir,
-      now,
-      { cache, known, jobs: jobs ?? availableParallelism() },
-      { earlier: force ? undefined : checkRecord, onChecked: ahead.onChecked },
+    const loaded = await loadBroadcaster(dataDir, {
+      cache,
+      known,
+      jobs: jobs ?? availableParallelism(),
+    });
+    const planned =
+      loaded.broadcaster && planFor(loaded.broadcaster, now, outDir, checkRecord, force, notes);
+    const ahead = new RenderAhead(now, aheadFolder);
+    const validated = dataReport(
+      loaded,
+      loaded.broadcaster && planned && schedule(loaded.broadcaster, now, planned, ahead),
     );
     onValidated?.(validated);
     const { scheduled, problems, brokenServices } = validated;
     const hasErrors = problems.some((p) => p.severity === "error");
-    if (!scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
+    if (!planned || !scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
       throw new InputError(problems, dataDir);
     }
     const { broadcaster } = scheduled;
@@ -205,37 +235,32 @@ async function buildLocked(
     // A service that broke keeps last night's PI files and SI entry: one typo never takes it off air.
     const kept = readKeptServices(outDir, radiodnsHost, keepGoing ? brokenServices : []);
     const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, kept.ids));
-    const documentInputs = siteInputs(
+    const { serviceInformation } = siteInputs(
       fingerprintProgram(),
       broadcaster.provider,
       broadcaster.services,
     );
-    const site = planSite(scheduled, now, documentInputs, { ahead });
     // Logos made from source images (src/logos, issue 27), before anything is written; published
     // first, so SI never names a logo not yet there.
     const logos = await planLogoDocuments(broadcaster, outDir, { force });
-    // The edge files go last: the worker never names a service whose documents are not yet written.
-    function* documents() {
-      yield* logos;
-      for (const document of site) {
-        const carried =
-          document.path === OPEN_SI_PATH
-            ? kept.openSi
-            : document.path === KEYED_SI_PATH
-              ? kept.keyedSi
-              : [];
-        if (carried.length === 0) {
-          yield document;
-        } else {
-          yield {
-            path: document.path,
-            inputs: withInputs(document.inputs, carried),
-            render: () => withServiceEntries(document.render(), carried),
-          };
-        }
-      }
-      yield* edgeFiles;
-    }
+    const tally = new PlanTally();
+    // Carried over with --keep-going: the SI entries of the services that broke.
+    const carriedTo = new Map([
+      [OPEN_SI_PATH, kept.openSi],
+      [KEYED_SI_PATH, kept.keyedSi],
+    ]);
+    const documents = documentsToPublish({
+      outDir,
+      now,
+      scheduled,
+      planned,
+      ahead,
+      tally,
+      logos,
+      carriedTo,
+      serviceInformation,
+      edgeFiles,
+    });
     const report: StampedReport = {
       builtAt: new Date(now).toISOString(),
       today: scheduled.today,
@@ -253,14 +278,20 @@ async function buildLocked(
           today: scheduled.today,
           report,
         };
-    const published = await publishSite(outDir, documents(), {
+    const published = await publishSite(outDir, documents, {
       ...publish,
       stamp,
       keep: kept.paths,
-      force,
-      notes,
+      versions: planned.versions,
       now,
     });
+    debug(
+      "render",
+      () =>
+        `${ahead.taken} PI documents taken as rendered ahead during the check ` +
+        `(${ahead.rendered} rendered ahead)`,
+    );
+    debug("plan", () => tally.describe());
     // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
     cache.commit();
     aheadFolder.drop();
@@ -279,6 +310,187 @@ async function buildLocked(
     cache.abort();
     aheadFolder.drop(true);
     throw error;
+  }
+}
+
+/**
+ * What the build publishes, in order, as the plan decided it: the logos, the PI documents reused
+ * or rendered ahead, then what the render stage renders (PI, then SI), the SI reused, and the
+ * edge files last: the worker never names a service whose documents are not yet written.
+ */
+function* documentsToPublish({
+  outDir,
+  now,
+  scheduled,
+  planned,
+  ahead,
+  tally,
+  logos,
+  carriedTo,
+  serviceInformation,
+  edgeFiles,
+}: {
+  outDir: string;
+  now: number;
+  scheduled: ScheduledBroadcaster;
+  planned: Planned;
+  ahead: RenderAhead;
+  tally: PlanTally;
+  logos: readonly PlannedDocument[];
+  carriedTo: ReadonlyMap<string, string[]>;
+  serviceInformation: string;
+  edgeFiles: readonly SiteDocument[];
+}): Generator<PublishableDocument> {
+  const note = (path: string, decision: SettledDecision) => {
+    tally.count(decision);
+    if (decision.render) debug("plan", () => `${path}: rendered: ${decision.why}`);
+    return decision;
+  };
+  const decide = (path: string, inputs: string) =>
+    note(path, settle(outDir, path, planDocument(planned.state, path, inputs)));
+  for (const logo of logos) {
+    const decision = decide(logo.path, logo.inputs);
+    yield decision.render
+      ? { path: logo.path, inputs: logo.inputs, content: logo.render() }
+      : { path: logo.path, inputs: logo.inputs, reused: decision.file };
+  }
+  const toRender = {
+    programmeInformation: new Map<string, PlainDate[]>(),
+    serviceInformation: [] as string[],
+  };
+  const inputsOf = new Map<string, string>();
+  for (const { service } of scheduled.services) {
+    const days: PlainDate[] = [];
+    for (const { path, date, inputs, decision } of planned.documentsOf(service.id)) {
+      note(path, decision);
+      if (!decision.render) {
+        yield { path, inputs, reused: decision.file };
+        continue;
+      }
+      const content = ahead.take(path);
+      if (content) {
+        yield { path, inputs, content };
+      } else {
+        days.push(date);
+        inputsOf.set(path, inputs);
+      }
+    }
+    if (days.length > 0) toRender.programmeInformation.set(service.id, days);
+  }
+  const reusedSi = new Map<string, SeenFile>();
+  for (const [path, carried] of carriedTo) {
+    const inputs = withInputs(serviceInformation, carried);
+    const decision = decide(path, inputs);
+    inputsOf.set(path, inputs);
+    if (decision.render) toRender.serviceInformation.push(path);
+    else reusedSi.set(path, decision.file);
+  }
+  for (const { path, content } of renderSite(scheduled, now, toRender)) {
+    const carried = carriedTo.get(path) ?? [];
+    yield {
+      path,
+      inputs: inputsOf.get(path),
+      content: carried.length > 0 ? withServiceEntries(content, carried) : content,
+    };
+  }
+  for (const [path, file] of reusedSi) {
+    yield { path, inputs: inputsOf.get(path) ?? "", reused: file };
+  }
+  yield* edgeFiles;
+}
+
+/** The plan of a build, with the state it was made from. */
+interface Planned {
+  state: PlanState;
+  plan: BuildPlan;
+  versions: DocumentVersions;
+  /** A service's planned PI documents, its `hash` decisions settled. */
+  documentsOf(id: string): readonly SettledDocument[];
+}
+
+type SettledDocument = Omit<ServicePlan["documents"][number], "decision"> & {
+  decision: SettledDecision;
+};
+
+/**
+ * Gathers what the plan is made from (the records, the published files' states) and makes it:
+ * the I/O before the pure planner (buildPlan.ts). A document whose file's state changed is
+ * hashed here, so the plan is settled before the schedule stage renders any of it ahead.
+ */
+function planFor(
+  broadcaster: Broadcaster,
+  now: number,
+  outDir: string,
+  checkRecord: CheckRecord,
+  force: boolean,
+  notes: ShortcutNotes,
+): Planned {
+  const { provider } = broadcaster;
+  const { dates, span } = publishedDays(provider.timeZone, now);
+  const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir, notes);
+  const versions = readDocumentVersions(outDir, now);
+  const observed = new Map<string, string>();
+  for (const path of recorded.keys()) {
+    const state = observeState(join(outDir, path));
+    if (state !== undefined) observed.set(path, state);
+  }
+  const state: PlanState = {
+    force,
+    recorded,
+    checks: checkRecord.recorded,
+    journaled: new Set([...recorded.keys()].filter((path) => versions.journaled(path))),
+    observed,
+  };
+  const program = fingerprintProgram();
+  const plan = planBuild(
+    state,
+    broadcaster.services.map((service) => ({
+      id: service.id,
+      fqdn: service.radiodns.fqdn,
+      serviceIdentifier: service.radiodns.serviceIdentifier,
+      inputs: serviceInputs(program, provider, service),
+      checkKey: checkRecord.keyOf(provider, service, span),
+    })),
+    dates,
+  );
+  const byId = new Map<string, SettledDocument[]>();
+  for (const service of plan.services) {
+    byId.set(
+      service.id,
+      service.documents.map((document) => ({
+        ...document,
+        decision: settle(outDir, document.path, document.decision),
+      })),
+    );
+  }
+  return { state, plan, versions, documentsOf: (id) => byId.get(id) ?? [] };
+}
+
+/** A decision settled: a document whose file's state changed is reused if its bytes did not. */
+function settle(outDir: string, path: string, decision: DocumentDecision): SettledDecision {
+  if (decision.render !== "hash") return decision;
+  return afterHashing(decision, seeUnchanged(join(outDir, path), decision.recorded));
+}
+
+/**
+ * The schedule stage under the plan: the services whose recorded check the plan reuses are
+ * taken as recorded, and each service laid out has the document or two the plan renders of it
+ * rendered from that layout at once (renderAhead.ts).
+ */
+function schedule(
+  broadcaster: Broadcaster,
+  now: number,
+  { plan, documentsOf }: Planned,
+  ahead: RenderAhead,
+): ScheduleReport {
+  const recorded = new Map<string, ServiceCheck>();
+  for (const { id, check } of plan.services) if ("reuse" in check) recorded.set(id, check.reuse);
+  const steps = checkServices(broadcaster, now, { recorded });
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    const toRender = documentsOf(step.value.service.id).filter(({ decision }) => decision.render);
+    ahead.renderFrom(broadcaster.provider, step.value, toRender);
   }
 }
 

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import type { Provider, Service } from "../load/broadcaster.js";
-import type { EarlierChecks, LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
+import type { LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
+import type { RecordedCheck } from "./buildPlan.js";
 import {
   CHECKS_PATH,
   readShortcutRecord,
@@ -18,7 +19,11 @@ import {
  * digests, Service.sources) and the days laid out. Only a build that published writes it, after
  * its files; a stale or damaged record is never wrong, only unused.
  */
-export interface CheckRecord extends EarlierChecks {
+export interface CheckRecord {
+  /** Each service's recorded check by id, under the key it was made with (buildPlan.ts decides). */
+  recorded: ReadonlyMap<string, RecordedCheck>;
+  /** The key a service's check is recorded under now. */
+  keyOf(provider: Provider, service: Service, span: LayoutSpan): string;
   /** Replaces the record with this build's checks. Never fails the build. */
   commit(provider: Provider, span: LayoutSpan, checks: ReadonlyMap<Service, ServiceCheck>): void;
 }
@@ -46,12 +51,16 @@ export function openCheckRecord(
         ].join("\0"),
       )
       .digest("base64url");
+  const entries = new Map<string, RecordedCheck>();
+  for (const [id, entry] of Object.entries(recorded)) {
+    const { key, check } = entry ?? {};
+    if (typeof key === "string" && Array.isArray(check?.problems) && Array.isArray(check.given)) {
+      entries.set(id, { key, check });
+    }
+  }
   return {
-    find(provider, service, span) {
-      const entry = recorded[service.id];
-      const found = entry?.key === keyOf(provider, service, span) ? entry.check : undefined;
-      return Array.isArray(found?.problems) && Array.isArray(found.given) ? found : undefined;
-    },
+    recorded: entries,
+    keyOf,
     commit(provider, span, checks) {
       const record: RecordFile = {};
       for (const [service, check] of checks) {

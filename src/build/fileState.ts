@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type BigIntStats, closeSync, constants, fstatSync, openSync } from "node:fs";
+import { type BigIntStats, closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
 import { ReusedBuffer } from "../load/reusedBuffer.js";
 
 /**
@@ -65,6 +65,29 @@ export function seeFile(path: string): SeenFile | undefined {
   return look(path, undefined);
 }
 
+/**
+ * How a file seen with state `observed` (stateOf, undefined when gone or not a regular file)
+ * compares with its record, by state alone: "same" settles it; "hash" leaves it to its bytes
+ * (seeUnchanged), for a state that changed or was never trusted proves nothing either way.
+ */
+export function compareState(
+  recorded: SeenFile,
+  observed: string | undefined,
+): "same" | "gone" | "hash" {
+  if (observed === undefined) return "gone";
+  return recorded.state !== "" && observed === recorded.state ? "same" : "hash";
+}
+
+/** A regular file's state (stateOf) as it is now, without reading it; undefined otherwise. */
+export function observeState(path: string): string | undefined {
+  try {
+    const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    return stats?.isFile() ? stateOf(stats) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function look(path: string, recorded: SeenFile | undefined): SeenFile | undefined {
   let fd: number;
   try {
@@ -75,7 +98,7 @@ function look(path: string, recorded: SeenFile | undefined): SeenFile | undefine
   try {
     const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile()) return undefined;
-    if (recorded && recorded.state !== "" && stateOf(stats) === recorded.state) {
+    if (recorded && compareState(recorded, stateOf(stats)) === "same") {
       return { state: recorded.state, digest: recorded.digest };
     }
     const digest = createHash("sha256")

@@ -15,8 +15,9 @@ import { SpiStaticError } from "../exit/spiStaticError.js";
 import { PublishError } from "../publish/publishError.js";
 import { removeFiles } from "../publish/removeFiles.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
-import type { PlannedDocument, SiteDocument } from "../site/siteContract.js";
+import type { SiteDocument } from "../site/siteContract.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
+import { planPrune } from "./buildPlan.js";
 import {
   type BuildStamp,
   forgetBuildStamp,
@@ -24,17 +25,15 @@ import {
   recordBuildStamp,
   type UpToDateSite,
 } from "./buildStamp.js";
-import { planDocument, type RenderReason } from "./documentPlan.js";
 import { DocumentVersions, versionFloor } from "./documentVersions.js";
-import { type SeenFile, seenNow, seeUnchanged } from "./fileState.js";
-import { type InputsRecord, readInputsRecord, writeInputsRecord } from "./inputsRecord.js";
+import { type SeenFile, seenNow } from "./fileState.js";
+import { type InputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
 import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";
 import {
   JOURNAL_PATH,
   LOCK_PATH,
   MANIFEST_PATH,
-  type ShortcutNotes,
   STAMP_PATH,
   VERSIONS_JOURNAL_PATH,
   VERSIONS_PATH,
@@ -66,10 +65,8 @@ export interface PublishOptions {
   onProgress?: (progress: PublishProgress) => void;
   /** Owned files this build does not produce but keeps as they are (`--keep-going`'s broken services). */
   keep?: string[];
-  /** Render every planned document, whatever the inputs record says (`--force`). */
-  force?: boolean;
-  /** Where damaged records that only save work are said (they are ignored). */
-  notes?: ShortcutNotes;
+  /** The versions record, when the caller read it already (readDocumentVersions). */
+  versions?: DocumentVersions;
   /**
    * The build's clock (UTC ms): a changed document's version is at least its versionFloor
    * (documentVersions.ts). Without it, versions only grow by one from the state.
@@ -77,8 +74,13 @@ export interface PublishOptions {
   now?: number;
 }
 
-/** A document as rendered, or as planned: rendered only when its inputs or its file changed. */
-export type PublishableDocument = SiteDocument | PlannedDocument;
+/**
+ * A document rendered (with what it was made from, recorded for the next build's plan), or one
+ * the plan reused: not rendered, its file left as it is and recorded as `reused`.
+ */
+export type PublishableDocument =
+  | (SiteDocument & { inputs?: string })
+  | { path: string; inputs: string; reused: SeenFile };
 
 /** Documents taken together, so the journals get one append per batch, not per file. */
 const BATCH_SIZE = 64;
@@ -98,7 +100,7 @@ const HELD_BYTES = 8_000_000;
 export async function publishSite(
   outDir: string,
   documents: Iterable<PublishableDocument> | AsyncIterable<PublishableDocument>,
-  { lock, stamp, onProgress, keep = [], force = false, notes, now }: PublishOptions = {},
+  { lock, stamp, onProgress, keep = [], versions: given, now }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
   const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
@@ -106,25 +108,14 @@ export async function publishSite(
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     refuseUnsafeEntries(outDir, contents);
     const owned = attempt(join(outDir, MANIFEST_PATH), "read", () => readOwnedPaths(outDir));
-    const versions = attempt(join(outDir, VERSIONS_PATH), "read", () =>
-      DocumentVersions.read(outDir, now === undefined ? 0 : versionFloor(now)),
-    );
+    const versions = given ?? readDocumentVersions(outDir, now);
     attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
-    const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir, notes);
-    const batches: Batches = {
-      outDir,
-      owned,
-      versions,
-      recorded,
-      record: new Map(),
-      force,
-      reasons: new Map(),
-    };
+    const batches: Batches = { outDir, owned, versions, record: new Map() };
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
     const published = new Set<string>();
     // Documents are compared and written in batches: once BATCH_SIZE were looked at, or
     // HELD_BYTES of rendered ones are held, whichever comes first.
-    let batch: StartedDocument[] = [];
+    let batch: (SiteDocument & { inputs?: string })[] = [];
     let seen = 0;
     let heldBytes = 0;
     for await (const document of documents) {
@@ -132,11 +123,13 @@ export async function publishSite(
         throw new Error(`the build produced an invalid or repeated output path: ${document.path}`);
       }
       published.add(document.path);
-      // Rendered (or not) as it arrives, so the render stage's debug counts are complete at its end.
-      const started = startRender(batches, document, progress);
-      if (started) {
-        batch.push(started);
-        heldBytes += started.rendered.length;
+      if ("reused" in document) {
+        batches.record.set(document.path, { inputs: document.inputs, file: document.reused });
+        progress.reused++;
+        progress.unchanged++;
+      } else {
+        batch.push(document);
+        heldBytes += document.content.length;
       }
       if (++seen % BATCH_SIZE === 0 || heldBytes >= HELD_BYTES) {
         publishBatch(batches, batch, progress);
@@ -149,7 +142,7 @@ export async function publishSite(
     onProgress?.(progress);
 
     for (const path of keep) if (owned.has(path)) published.add(path);
-    const stale = [...owned].filter((path) => !published.has(path));
+    const stale = planPrune(owned, published, keep);
     // Listed before pruning: the owned files it held that this build dropped are gone after.
     const foreign = contents.files.filter((path) => !published.has(path) && !owned.has(path));
     // The state is written before anything is pruned, the stale files still owned: a build whose
@@ -165,10 +158,6 @@ export async function publishSite(
     if (stale.length > 0) {
       attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
     }
-    debug("plan", () => {
-      const why = [...batches.reasons].map(([reason, count]) => `${count}: ${reason}`);
-      return `${progress.reused} reused; rendered: ${why.length > 0 ? why.join("; ") : "none planned"}`;
-    });
     debug(
       "publish",
       () =>
@@ -250,17 +239,20 @@ export async function holdOutputFolder(
   });
 }
 
+/** The versions record (versions.json and its journal), as publishSite reads it. */
+export function readDocumentVersions(outDir: string, now: number | undefined): DocumentVersions {
+  return attempt(join(outDir, VERSIONS_PATH), "read", () =>
+    DocumentVersions.read(outDir, now === undefined ? 0 : versionFloor(now)),
+  );
+}
+
 /** What every batch of one build shares. */
 interface Batches {
   outDir: string;
   owned: Set<string>;
   versions: DocumentVersions;
-  /** The last complete build's inputs record, and the one this build makes. */
-  recorded: InputsRecord;
+  /** The inputs record this build makes. */
   record: InputsRecord;
-  force: boolean;
-  /** How many planned documents were rendered for each reason (SPI_STATIC_DEBUG=plan). */
-  reasons: Map<RenderReason, number>;
 }
 
 /** A document whose bytes (version decided) differ from the published file's. */
@@ -270,53 +262,15 @@ interface ChangedDocument {
   inputs: string | undefined;
 }
 
-/** A document rendered, or given rendered. */
-interface StartedDocument {
-  path: string;
-  rendered: Buffer;
-  inputs: string | undefined;
-}
-
-/**
- * A planned document whose inputs and file are as the last build recorded, and whose version no
- * unfinished build journaled since, is left as it is without being rendered (it keeps its
- * version); any other is rendered and returned.
- */
-function startRender(
-  { outDir, versions, recorded, record, force, reasons }: Batches,
-  document: PublishableDocument,
-  progress: PublishProgress,
-): StartedDocument | undefined {
-  const inputs = "inputs" in document ? document.inputs : undefined;
-  if (!("render" in document)) return { path: document.path, rendered: document.content, inputs };
-  const before = recorded.get(document.path);
-  const plan = planDocument({
-    force,
-    before,
-    inputs,
-    journaled: versions.journaled(document.path),
-    seeUnchanged: (file) => seeUnchanged(join(outDir, document.path), file),
-  });
-  if (!plan.render) {
-    record.set(document.path, { inputs: before?.inputs ?? "", file: plan.file });
-    progress.reused++;
-    progress.unchanged++;
-    return undefined;
-  }
-  debug("plan", () => `${document.path}: rendered: ${plan.why}`);
-  reasons.set(plan.why, (reasons.get(plan.why) ?? 0) + 1);
-  return { path: document.path, rendered: document.render(), inputs };
-}
-
 /** Compares the rendered documents with the published files, in order, and writes those that differ. */
 function publishBatch(
   batches: Batches,
-  started: StartedDocument[],
+  rendered: (SiteDocument & { inputs?: string })[],
   progress: PublishProgress,
 ): void {
   const changed: ChangedDocument[] = [];
-  for (const { path, rendered, inputs } of started) {
-    const different = compareWithPublished(batches, path, rendered, inputs, progress);
+  for (const { path, content, inputs } of rendered) {
+    const different = compareWithPublished(batches, path, content, inputs, progress);
     if (different) changed.push(different);
   }
   writeBatch(batches, changed, progress);

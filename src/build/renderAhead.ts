@@ -1,8 +1,8 @@
-import { programmeInformationInputs, serviceInputs } from "../render/documentInputs.js";
+import type { Provider } from "../load/broadcaster.js";
 import { ProgrammeFragments } from "../render/renderProgrammeInformation.js";
-import { type RenderedAhead, renderServiceDay } from "../render/renderSite.js";
+import { renderServiceDay } from "../render/renderSite.js";
 import type { CheckedService } from "../schedule/scheduleBroadcaster.js";
-import { programmeInformationPath } from "../site/siteContract.js";
+import type { PlainDate } from "../time/plainDate.js";
 
 /** A service with more PI documents to render than this is laid out again for them instead. */
 export const RENDER_AHEAD_MAX_DOCUMENTS = 2;
@@ -19,61 +19,59 @@ export interface AheadDocuments {
 }
 
 /**
- * Rendering ahead: the schedule stage lays out every service over the whole span to check it,
- * and a service with a document or two to render (on a normal night, its new day) has them
- * rendered from that layout at once, instead of being laid out again (its episodes read again)
- * when the publish stage asks for them. Which documents will be asked for is foreseen from the
- * last build's inputs record: one whose inputs are as recorded is reused, unless its file
- * changed. A wrong guess costs time only: a document not rendered ahead is rendered when asked,
- * one rendered ahead and never asked for is dropped with the others once the build is done. The
- * bytes are those the render stage would make (renderServiceDay from the same programmes);
- * SPI_STATIC_DEBUG=render says how many were rendered ahead and taken.
+ * Rendering ahead: the schedule stage lays out every service it checks over the whole span, and
+ * a service whose plan renders a document or two (on a normal night, its new day) has them
+ * rendered from that layout as the engine iterates the stage (checkServices), instead of being
+ * laid out again (its episodes read again) for the render stage. The plan is decided before the
+ * schedule stage runs, so only documents it renders are rendered ahead; the bytes are those the
+ * render stage makes (renderServiceDay from the same programmes). A document that could not be
+ * kept, or is gone when taken, is rendered by the render stage after all. SPI_STATIC_DEBUG=render
+ * says how many were rendered ahead and taken.
  */
-export class RenderAhead implements RenderedAhead {
-  /** Each document rendered ahead: its inputs and the name it is kept under. */
-  private readonly documents = new Map<string, { inputs: string; name: string }>();
+export class RenderAhead {
+  /** Each document rendered ahead, by path: the name it is kept under. */
+  private readonly documents = new Map<string, string>();
   rendered = 0;
   taken = 0;
 
   constructor(
-    private readonly programVersion: string,
-    /** The inputs each published document was made from (inputsRecord.ts). */
-    private readonly recordedInputs: (path: string) => string | undefined,
     private readonly createdAt: number,
     private readonly kept: AheadDocuments,
   ) {}
 
-  /** ScheduleOptions.onChecked: renders the service's documents now when there are few. */
-  readonly onChecked = ({ provider, service, programmes, dates }: CheckedService): void => {
-    const ofService = serviceInputs(this.programVersion, provider, service);
-    const wanted = [];
-    for (const date of dates) {
-      const path = programmeInformationPath(
-        service.radiodns.fqdn,
-        service.radiodns.serviceIdentifier,
-        date,
-      );
-      const inputs = programmeInformationInputs(ofService, date);
-      if (this.recordedInputs(path) !== inputs) wanted.push({ path, inputs, date });
-    }
-    if (wanted.length === 0 || wanted.length > RENDER_AHEAD_MAX_DOCUMENTS) return;
+  /**
+   * Renders now the documents `toRender` of a service just laid out, when there are few; a
+   * service taken as recorded has no programmes at hand and is left to the render stage.
+   */
+  renderFrom(
+    provider: Provider,
+    { service, programmes }: CheckedService,
+    toRender: readonly { path: string; date: PlainDate }[],
+  ): void {
+    if (programmes === undefined) return;
+    if (toRender.length === 0 || toRender.length > RENDER_AHEAD_MAX_DOCUMENTS) return;
     const fragments = new ProgrammeFragments();
-    for (const { path, inputs, date } of wanted) {
-      const { createdAt } = this;
+    const { createdAt } = this;
+    for (const { path, date } of toRender) {
       const bytes = renderServiceDay({ provider, service, programmes, date, createdAt, fragments });
       const name = `${this.rendered}.xml`;
       if (!this.kept.put(name, bytes)) return;
-      this.documents.set(path, { inputs, name });
+      this.documents.set(path, name);
       this.rendered++;
     }
-  };
+  }
 
-  /** The document at `path` if it was rendered ahead from these inputs (and is still kept). */
-  take(path: string, inputs: string): Buffer | undefined {
-    const ahead = this.documents.get(path);
-    if (ahead === undefined || ahead.inputs !== inputs) return undefined;
+  /** Whether the document at `path` was rendered ahead (and may still be taken). */
+  has(path: string): boolean {
+    return this.documents.has(path);
+  }
+
+  /** The document at `path` if it was rendered ahead and is still kept. */
+  take(path: string): Buffer | undefined {
+    const name = this.documents.get(path);
+    if (name === undefined) return undefined;
     this.documents.delete(path);
-    const bytes = this.kept.take(ahead.name);
+    const bytes = this.kept.take(name);
     if (bytes !== undefined) this.taken++;
     return bytes;
   }

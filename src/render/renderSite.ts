@@ -1,91 +1,72 @@
 import { debug } from "../debug/debugLog.js";
 import type { Provider, Service } from "../load/broadcaster.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
-import type { ScheduledBroadcaster, ScheduledService } from "../schedule/scheduleBroadcaster.js";
+import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
 import { selectProgrammeDay } from "../schedule/selectProgrammeDay.js";
 import {
   KEYED_SI_PATH,
   OPEN_SI_PATH,
-  type PlannedDocument,
   programmeInformationPath,
+  type SiteDocument,
 } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
-import type { SiteInputs } from "./documentInputs.js";
 import { ProgrammeFragments, renderProgrammeInformation } from "./renderProgrammeInformation.js";
 import { renderServiceInformation } from "./renderServiceInformation.js";
 
 /**
- * PI documents rendered before the render stage was asked for them, with the bytes this stage
- * would make. The engine provides it (build/renderAhead.ts renders them from the schedule
- * stage's check); the render stage only takes.
+ * Which documents to render: per service id, the days of its PI documents (a service with none
+ * is not even laid out), and which SI documents (their paths). The engine's plan decides;
+ * without it, every document.
  */
-export interface RenderedAhead {
-  /** The document at `path` if it was rendered ahead from exactly these inputs. */
-  take(path: string, inputs: string): Buffer | undefined;
-  /** How many were rendered ahead and how many taken, for SPI_STATIC_DEBUG=render. */
-  readonly rendered: number;
-  readonly taken: number;
-}
-
-export interface RenderOptions {
-  /** Documents already rendered, taken instead of rendering them again. */
-  ahead?: RenderedAhead | undefined;
+export interface DocumentsToRender {
+  programmeInformation: ReadonlyMap<string, readonly PlainDate[]>;
+  serviceInformation: readonly string[];
 }
 
 /**
- * The render stage: one PI document per service and published day, then both SI documents,
- * each rendered only when the publish stage asks (its inputs changed, or its file did). A
- * generator, so the publish stage can write each document before the next is planned; a
- * service is laid out for rendering only when one of its documents is rendered.
+ * The render stage: the PI documents asked for, service by service and day by day, then both
+ * SI documents. A generator, so the publish stage can write each document before the next is
+ * rendered; a service is laid out for rendering only when one of its documents is asked for.
  * Rendering stays on the main thread: render workers (`--jobs`, issue 15) were no faster on two
  * cores and took ~100 MB more, and were removed (issue 23).
  */
-export function* planSite(
+export function* renderSite(
   scheduled: ScheduledBroadcaster,
   createdAt: number,
-  inputs: SiteInputs,
-  { ahead }: RenderOptions = {},
-): Generator<PlannedDocument> {
+  toRender?: DocumentsToRender,
+): Generator<SiteDocument> {
   const { broadcaster } = scheduled;
   const { provider } = broadcaster;
   const counts = { documents: 0, elements: 0, forEpisodes: 0, reused: 0 };
-  for (const scheduledService of scheduled.services) {
-    const { service } = scheduledService;
-    const layout = layoutOnDemand(scheduledService);
+  for (const { service, programmes } of scheduled.services) {
+    const dates = toRender ? toRender.programmeInformation.get(service.id) : scheduled.dates;
+    if (dates === undefined || dates.length === 0) continue;
     // One service's programme elements: its shows and episodes are its own, so none is used by
     // another service, and a build keeps one service's elements at a time (with an episode per
     // airing, holding all of them took the 100-service build to ~390 MB).
     const fragments = new ProgrammeFragments();
-    for (const date of scheduled.dates) {
-      const path = programmeInformationPath(
-        service.radiodns.fqdn,
-        service.radiodns.serviceIdentifier,
-        date,
-      );
-      const documentInputs = inputs.programmeInformation(service, date);
+    const laidOut = programmes();
+    for (const date of dates) {
+      counts.documents++;
       yield {
-        path,
-        inputs: documentInputs,
-        render() {
-          counts.documents++;
-          const rendered = ahead?.take(path, documentInputs);
-          if (rendered) return rendered;
-          const before = { ...fragments };
-          const document = renderServiceDay({
-            provider,
-            service,
-            programmes: layout(),
-            date,
-            createdAt,
-            fragments,
-          });
-          counts.elements += fragments.rendered - before.rendered;
-          counts.forEpisodes += fragments.renderedEpisodes - before.renderedEpisodes;
-          counts.reused += fragments.reused - before.reused;
-          return document;
-        },
+        path: programmeInformationPath(
+          service.radiodns.fqdn,
+          service.radiodns.serviceIdentifier,
+          date,
+        ),
+        content: renderServiceDay({
+          provider,
+          service,
+          programmes: laidOut,
+          date,
+          createdAt,
+          fragments,
+        }),
       };
     }
+    counts.elements += fragments.rendered;
+    counts.forEpisodes += fragments.renderedEpisodes;
+    counts.reused += fragments.reused;
   }
   debug(
     "render",
@@ -94,25 +75,14 @@ export function* planSite(
       `${counts.elements} programme elements rendered (${counts.forEpisodes} of them ` +
       `for episodes), ${counts.reused} airings filled in from one rendered before`,
   );
-  if (ahead) {
-    debug(
-      "render",
-      () =>
-        `${ahead.taken} PI documents taken as rendered ahead during the check ` +
-        `(${ahead.rendered} rendered ahead)`,
-    );
-  }
   // SI last: a service appears in SI only once its PI documents are in place.
-  yield {
-    path: OPEN_SI_PATH,
-    inputs: inputs.serviceInformation,
-    render: () => renderServiceInformation({ broadcaster, withStreams: false, createdAt }),
-  };
-  yield {
-    path: KEYED_SI_PATH,
-    inputs: inputs.serviceInformation,
-    render: () => renderServiceInformation({ broadcaster, withStreams: true, createdAt }),
-  };
+  for (const [path, withStreams] of [
+    [OPEN_SI_PATH, false],
+    [KEYED_SI_PATH, true],
+  ] as const) {
+    if (toRender && !toRender.serviceInformation.includes(path)) continue;
+    yield { path, content: renderServiceInformation({ broadcaster, withStreams, createdAt }) };
+  }
 }
 
 /** The PI document of one service's day, from its laid-out programmes. */
@@ -133,13 +103,4 @@ export function renderServiceDay({
 }): Buffer {
   const day = selectProgrammeDay(programmes, service.timeZone, date, provider.piMarginHours);
   return renderProgrammeInformation({ provider, service, day, createdAt, fragments });
-}
-
-/** The service's programmes, laid out at the first call and kept for its other documents. */
-function layoutOnDemand(scheduled: ScheduledService): () => ProgrammeInstance[] {
-  let programmes: ProgrammeInstance[] | undefined;
-  return () => {
-    programmes ??= scheduled.programmes();
-    return programmes;
-  };
 }

@@ -36,19 +36,6 @@ export interface ServiceCheck {
   given: GivenCrid[];
 }
 
-/**
- * The checks the last published build made (build/checkRecord.ts): a service whose inputs and
- * span are the same would be laid out to find the same, so its check is taken as recorded and
- * its episodes are not even read. Its documents are laid out if they are rendered.
- */
-export interface EarlierChecks {
-  find(
-    provider: Broadcaster["provider"],
-    service: Service,
-    span: LayoutSpan,
-  ): ServiceCheck | undefined;
-}
-
 export interface ScheduledBroadcaster {
   broadcaster: Broadcaster;
   /** Today in the provider's time zone at the build's clock. */
@@ -71,62 +58,94 @@ export interface ScheduleReport {
   problems: InputProblem[];
   /** Services left out for their errors. */
   brokenServices: string[];
-  /** The check of each service without errors, for the next build (EarlierChecks). */
+  /** The check of each service without errors, for the next build to take as recorded. */
   checks: Map<Service, ServiceCheck>;
 }
 
-/**
- * The schedule stage for the whole broadcaster at the build's clock `now` (UTC ms). Each service
- * is laid out once, for the published days and on each of its dated entries beyond them (so an
- * overlap is found whenever it is dated), and stands or falls on its own; a CRID that two
- * services' programmes share fails them all together.
- */
 export interface ScheduleOptions {
-  earlier?: EarlierChecks | undefined;
   /**
-   * Sees each service checked without errors, with the programmes its check laid out (the
-   * engine's build/renderAhead.ts renders a document or two from them).
+   * Checks to take as recorded, by service id (the engine's plan decides which: same inputs,
+   * same days): such a service is not laid out to be checked, its episodes not even read, and
+   * it reports what its recorded check found.
    */
-  onChecked?: ((checked: CheckedService) => void) | undefined;
+  recorded?: ReadonlyMap<string, ServiceCheck> | undefined;
 }
 
+/** A service checked without errors, as the schedule stage yields it. */
 export interface CheckedService {
-  provider: Broadcaster["provider"];
   service: Service;
-  /** Over the whole span, as ScheduledService.programmes() lays them out again. */
-  programmes: readonly ProgrammeInstance[];
-  dates: readonly PlainDate[];
+  check: ServiceCheck;
+  /**
+   * The programmes its check laid out over the whole span (as ScheduledService.programmes()
+   * lays them out again); undefined when its check was taken as recorded. Only until the next
+   * service is checked: a build holds one service's programmes at a time.
+   */
+  programmes: readonly ProgrammeInstance[] | undefined;
 }
 
-export function scheduleBroadcaster(
-  broadcaster: Broadcaster,
+/** The days a build at `now` (UTC ms) publishes in `timeZone`, and the span it lays out. */
+export function publishedDays(
+  timeZone: string,
   now: number,
-  { earlier, onChecked }: ScheduleOptions = {},
-): ScheduleReport {
-  const today = localDateOf(broadcaster.provider.timeZone, now);
+): { today: PlainDate; dates: PlainDate[]; span: LayoutSpan } {
+  const today = localDateOf(timeZone, now);
   const dates = dateRange(
     addDays(today, -PUBLISHED_DAYS_AROUND_TODAY),
     addDays(today, PUBLISHED_DAYS_AROUND_TODAY),
   );
-  const { cridAuthority } = broadcaster.provider;
   // A day either side: a PI document also lists programmes of its neighbouring days.
   const from = addDays(dates[0] as PlainDate, -1);
   const to = addDays(dates[dates.length - 1] as PlainDate, 1);
+  return { today, dates, span: { from, to } };
+}
+
+/**
+ * The schedule stage for the whole broadcaster at the build's clock `now` (UTC ms): every
+ * service checked, then the checks across services (consuming checkServices).
+ */
+export function scheduleBroadcaster(
+  broadcaster: Broadcaster,
+  now: number,
+  options: ScheduleOptions = {},
+): ScheduleReport {
+  const steps = checkServices(broadcaster, now, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The schedule stage, service by service: each service is laid out once, for the published days
+ * and on each of its dated entries beyond them (so an overlap is found whenever it is dated),
+ * and stands or falls on its own; each one checked without errors is yielded with the
+ * programmes its check laid out, so the engine can render a document or two of it from them at
+ * once. Returns the report once the checks across services are done: a CRID that two services'
+ * programmes share fails them all together.
+ */
+export function* checkServices(
+  broadcaster: Broadcaster,
+  now: number,
+  { recorded }: ScheduleOptions = {},
+): Generator<CheckedService, ScheduleReport> {
+  const { today, dates, span } = publishedDays(broadcaster.provider.timeZone, now);
+  const { from, to } = span;
+  const { cridAuthority } = broadcaster.provider;
   const problems: InputProblem[] = [];
   const brokenServices: string[] = [];
   const services: ScheduledService[] = [];
   const cridSources: CridSource[] = [];
   const checks = new Map<Service, ServiceCheck>();
-  const span = { from, to };
   for (const service of broadcaster.services) {
     const layOutAgain = layingOut(service, cridAuthority, from, to);
-    const recorded = earlier?.find(broadcaster.provider, service, span);
-    if (recorded) {
+    const asRecorded = recorded?.get(service.id);
+    if (asRecorded) {
       debug("schedule", () => `${service.id}: checked as recorded (same inputs, same days)`);
-      for (const problem of recorded.problems) problems.push(problem);
+      for (const problem of asRecorded.problems) problems.push(problem);
       services.push({ service, programmes: layOutAgain });
-      cridSources.push({ service, given: recorded.given, programmes: layOutAgain });
-      checks.set(service, recorded);
+      cridSources.push({ service, given: asRecorded.given, programmes: layOutAgain });
+      checks.set(service, asRecorded);
+      yield { service, check: asRecorded, programmes: undefined };
       continue;
     }
     const laidOut = layOutService(service, cridAuthority, from, to);
@@ -158,8 +177,9 @@ export function scheduleBroadcaster(
     }
     services.push({ service, programmes: layOutAgain });
     cridSources.push({ service, given, programmes: layOutAgain });
-    checks.set(service, { problems: own, given });
-    onChecked?.({ provider: broadcaster.provider, service, programmes, dates });
+    const check = { problems: own, given };
+    checks.set(service, check);
+    yield { service, check, programmes };
   }
   // What remains fails only together: CRIDs given in the YAML that collide across services, and
   // groups of services with unique shortIds whose shortIds would.

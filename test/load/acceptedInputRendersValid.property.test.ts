@@ -5,8 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { loadAndSchedule } from "../../src/loadAndSchedule.js";
-import { siteInputs } from "../../src/render/documentInputs.js";
-import { planSite } from "../../src/render/renderSite.js";
+import { renderSite } from "../../src/render/renderSite.js";
 import { type SpiDocument, validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 
 /**
@@ -881,13 +880,11 @@ describe("every data folder validate accepts", () => {
         await rm(dir, { recursive: true });
         if (!scheduled || problems.some((p) => p.severity === "error")) return;
         const folder = acceptedFolders.length;
-        const { broadcaster } = scheduled;
-        const inputs = siteInputs("", broadcaster.provider, broadcaster.services);
-        const documents = [...planSite(scheduled, NOW, inputs)]
+        const documents = [...renderSite(scheduled, NOW)]
           .filter((document) => document.path.endsWith(".xml"))
           .map((document) => ({
             name: `${folder}:${document.path}`,
-            xml: document.render().toString("utf8"),
+            xml: document.content.toString("utf8"),
           }));
         // Both SI documents and a PI document per service and day.
         expect(documents).toHaveLength(2 + 2 * 17);
