@@ -72,3 +72,17 @@ it("has no code outside src/build/ naming out/_spi-static/ (comments aside): the
   }
   expect(naming).toEqual([]);
 });
+
+it("leaves no engine hook in the stages: schedule/ and render/ take plain values from the plan", async () => {
+  const hooks: string[] = [];
+  for (const file of await sourceFiles()) {
+    const text = await readFile(join(SRC, file), "utf8");
+    for (const name of ["EarlierChecks", "onChecked", "RenderedAhead", "layoutOnDemand"]) {
+      if (text.includes(name)) hooks.push(`src/${file}: ${name}`);
+    }
+    if (["schedule", "render"].includes(stageOf(file)) && /from "\.\.\/build\//.test(text)) {
+      hooks.push(`src/${file} imports src/build/`);
+    }
+  }
+  expect(hooks).toEqual([]);
+});

@@ -29,6 +29,29 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 const START = Date.parse("2026-11-23T08:00:00Z");
 const DAY_MS = 86_400_000;
 
+describe("rendering ahead", () => {
+  it("renders each service's new day from its check's layout on the next night, and publishes those", async () => {
+    const dir = join(root, "kept");
+    const dataDir = join(dir, "data");
+    await cp(new URL("../../data", import.meta.url).pathname, dataDir, { recursive: true });
+    const outDir = join(dir, "out");
+    await buildSite({ dataDir, outDir, now: START });
+    vi.stubEnv("SPI_STATIC_DEBUG", "render,plan");
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    await buildSite({ dataDir, outDir, now: START + DAY_MS });
+    const said = stderr.mock.calls.map(([text]) => String(text)).join("");
+    stderr.mockRestore();
+    vi.unstubAllEnvs();
+    // The example's five services, one new day each: all five taken as rendered ahead, and the
+    // render stage renders no PI document.
+    expect(said).toMatch(
+      /\b5 PI documents taken as rendered ahead during the check \(5 rendered ahead\)/,
+    );
+    expect(said).toMatch(/debug render: 0 of \d+ PI documents rendered/);
+    expect(said).toMatch(/debug plan: \d+ reused; rendered: 5: no earlier build recorded it\n/);
+  });
+});
+
 describe("rendering ahead, when its documents cannot be kept", () => {
   it.each([
     ["not kept", { put: true, take: false }],

@@ -1,0 +1,207 @@
+import { describe, expect, it } from "vitest";
+import {
+  afterHashing,
+  type BuildPlan,
+  type PlanState,
+  PlanTally,
+  planBuild,
+  planDocument,
+  planPrune,
+  type ServiceToPlan,
+} from "../../src/build/buildPlan.js";
+import type { SeenFile } from "../../src/build/fileState.js";
+import type { ServiceCheck } from "../../src/schedule/scheduleBroadcaster.js";
+
+/** Three published days are enough to see a day roll. */
+const MONDAY = ["2026-11-22", "2026-11-23", "2026-11-24"];
+const TUESDAY = ["2026-11-23", "2026-11-24", "2026-11-25"];
+
+const pi = (id: string, day: string) =>
+  `radiodns/spi/3.1/id/rdns.example/${id}/${day.replaceAll("-", "")}_PI.xml`;
+
+/** A service as the engine hands it to the plan: its check key covers its files and the days. */
+function service(id: string, files = "v1", days = MONDAY): ServiceToPlan {
+  return {
+    id,
+    fqdn: "rdns.example",
+    serviceIdentifier: id,
+    inputs: `${id} ${files}`,
+    checkKey: `${id} ${files} ${days[0]}`,
+  };
+}
+
+const aCheck = (id: string): ServiceCheck => ({
+  problems: [],
+  given: [{ crid: `crid://${id}`, start: 0 }],
+});
+const fileOf = (path: string): SeenFile => ({ state: `state of ${path}`, digest: "d".repeat(64) });
+
+/** The state a complete build of `services` over `days` leaves, its files untouched since. */
+function builtWith(services: ServiceToPlan[], days = MONDAY): PlanState {
+  const empty: PlanState = {
+    force: false,
+    recorded: new Map(),
+    checks: new Map(),
+    journaled: new Set(),
+    observed: new Map(),
+  };
+  const plan = planBuild(empty, services, days);
+  const recorded = new Map(
+    plan.services.flatMap(({ documents }) =>
+      documents.map(({ path, inputs }) => [path, { inputs, file: fileOf(path) }] as const),
+    ),
+  );
+  return {
+    ...empty,
+    recorded,
+    checks: new Map(services.map((s) => [s.id, { key: s.checkKey, check: aCheck(s.id) }])),
+    observed: new Map([...recorded].map(([path, { file }]) => [path, file.state])),
+  };
+}
+
+/** Each planned document's path and what happens to it, in one readable line. */
+function outcomes(plan: BuildPlan): Record<string, string> {
+  return Object.fromEntries(
+    plan.services.flatMap(({ documents }) =>
+      documents.map(({ path, decision }) => [
+        path,
+        decision.render === true ? decision.why : decision.render ? "hash" : "reused",
+      ]),
+    ),
+  );
+}
+
+const checksOf = (plan: BuildPlan) =>
+  Object.fromEntries(
+    plan.services.map(({ id, check }) => [id, "reuse" in check ? "reused" : check.layOut]),
+  );
+
+describe("planBuild", () => {
+  it("on the next night renders each service's new day only, lays every service out (its days moved), and prunes the day that left", () => {
+    const monday = builtWith([service("news"), service("pop")]);
+    const services = [service("news", "v1", TUESDAY), service("pop", "v1", TUESDAY)];
+    const plan = planBuild(monday, services, TUESDAY);
+    expect(outcomes(plan)).toEqual({
+      [pi("news", "2026-11-23")]: "reused",
+      [pi("news", "2026-11-24")]: "reused",
+      [pi("news", "2026-11-25")]: "no earlier build recorded it",
+      [pi("pop", "2026-11-23")]: "reused",
+      [pi("pop", "2026-11-24")]: "reused",
+      [pi("pop", "2026-11-25")]: "no earlier build recorded it",
+    });
+    expect(checksOf(plan)).toEqual({
+      news: "its files, the program, the data folder or the days changed",
+      pop: "its files, the program, the data folder or the days changed",
+    });
+    const published = new Set(Object.keys(outcomes(plan)));
+    expect(planPrune(monday.recorded.keys(), published, [])).toEqual([
+      pi("news", "2026-11-22"),
+      pi("pop", "2026-11-22"),
+    ]);
+  });
+
+  it("after one service's files were edited renders that service's documents and lays out that service alone", () => {
+    const monday = builtWith([service("news"), service("pop")]);
+    const plan = planBuild(monday, [service("news"), service("pop", "v2")], MONDAY);
+    const popDocuments = MONDAY.map((day) => pi("pop", day));
+    for (const [path, outcome] of Object.entries(outcomes(plan))) {
+      expect(outcome, path).toBe(popDocuments.includes(path) ? "its inputs changed" : "reused");
+    }
+    expect(checksOf(plan)).toEqual({
+      news: "reused",
+      pop: "its files, the program, the data folder or the days changed",
+    });
+    // A reused check is the recorded one, handed to the schedule stage as it is.
+    expect(plan.services[0]?.check).toEqual({ reuse: aCheck("news") });
+  });
+
+  it("renders and lays out a service added; prunes the files of one removed", () => {
+    const monday = builtWith([service("news"), service("pop")]);
+    const plan = planBuild(monday, [service("news"), service("jazz")], MONDAY);
+    expect(checksOf(plan)).toEqual({ news: "reused", jazz: "no check recorded for it" });
+    expect(plan.services[1]?.documents.map((d) => d.decision)).toEqual(
+      MONDAY.map(() => ({ render: true, why: "no earlier build recorded it" })),
+    );
+    const published = new Set(Object.keys(outcomes(plan)));
+    expect(planPrune(monday.recorded.keys(), published, [])).toEqual(
+      MONDAY.map((day) => pi("pop", day)),
+    );
+    // --keep-going keeps a broken service's files: they are not pruned.
+    const kept = MONDAY.map((day) => pi("pop", day));
+    expect(planPrune(monday.recorded.keys(), published, kept)).toEqual([]);
+  });
+
+  it("with --force renders every document and lays out every service, whatever was recorded", () => {
+    const monday = builtWith([service("news")]);
+    const plan = planBuild({ ...monday, force: true }, [service("news")], MONDAY);
+    expect(new Set(Object.values(outcomes(plan)))).toEqual(
+      new Set(["--force renders every document"]),
+    );
+    expect(checksOf(plan)).toEqual({ news: "--force checks every service" });
+  });
+
+  it("renders a document a killed build journaled a version for, though its inputs are as recorded", () => {
+    const monday = builtWith([service("news")]);
+    const journaled = new Set([pi("news", "2026-11-23")]);
+    const plan = planBuild({ ...monday, journaled }, [service("news")], MONDAY);
+    expect(outcomes(plan)[pi("news", "2026-11-23")]).toBe(
+      "a killed build journaled a version for it",
+    );
+    expect(outcomes(plan)[pi("news", "2026-11-22")]).toBe("reused");
+  });
+});
+
+describe("planDocument, for a published file no longer as recorded", () => {
+  const path = pi("news", "2026-11-23");
+  const monday = builtWith([service("news")]);
+  const inputs = monday.recorded.get(path)?.inputs ?? "";
+
+  it("reuses it when its state is the recorded one, without reading it", () => {
+    expect(planDocument(monday, path, inputs)).toEqual({ render: false, file: fileOf(path) });
+  });
+
+  it("renders it when it is gone", () => {
+    const observed = new Map(monday.observed);
+    observed.delete(path);
+    expect(planDocument({ ...monday, observed }, path, inputs)).toEqual({
+      render: true,
+      why: "its published file is gone or not the one the last build wrote",
+    });
+  });
+
+  it("leaves a changed state to its bytes: rendered if edited, reused if only restored", () => {
+    const observed = new Map(monday.observed).set(path, "another state");
+    const decision = planDocument({ ...monday, observed }, path, inputs);
+    expect(decision).toEqual({ render: "hash", recorded: fileOf(path) });
+    // Edited in place (same size, mtime put back): its bytes are not the recorded ones.
+    expect(afterHashing(decision, undefined)).toEqual({
+      render: true,
+      why: "its published file is gone or not the one the last build wrote",
+    });
+    // Restored from a CI cache: new inode and times, the same bytes; recorded as seen now.
+    const restored: SeenFile = { state: "another state", digest: fileOf(path).digest };
+    expect(afterHashing(decision, restored)).toEqual({ render: false, file: restored });
+  });
+
+  it("never trusts a state recorded as unsettled: the file is hashed", () => {
+    const recorded = new Map(monday.recorded).set(path, {
+      inputs,
+      file: { state: "", digest: fileOf(path).digest },
+    });
+    expect(planDocument({ ...monday, recorded }, path, inputs).render).toBe("hash");
+  });
+});
+
+describe("PlanTally", () => {
+  it("sums up the plan in one line: how many reused, how many rendered for what", () => {
+    const tally = new PlanTally();
+    expect(tally.describe()).toBe("0 reused; rendered: none planned");
+    tally.count({ render: false, file: fileOf("a") });
+    tally.count({ render: true, why: "its inputs changed" });
+    tally.count({ render: true, why: "its inputs changed" });
+    tally.count({ render: true, why: "no earlier build recorded it" });
+    expect(tally.describe()).toBe(
+      "1 reused; rendered: 2: its inputs changed; 1: no earlier build recorded it",
+    );
+  });
+});
