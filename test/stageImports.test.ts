@@ -21,7 +21,7 @@ const FLOORS: Record<string, number> = {
   logos: 5, // makes the logos the load stage checked, as documents of the site
   publish: 6, // writes one site file atomically, removes files; knows nothing of out/_spi-static/
   dns: 6, // the DNS records radios need, from the loaded model
-  "": 7, // src/loadAndSchedule.ts: load → schedule, shared by build, validate, serve and import
+  "": 7, // src/loadAndSchedule.ts: load → schedule for validate, serve and import; its report for build
   build: 7.5, // the engine: the only code that reads or writes out/_spi-static/ (lock, fingerprints, plan, state)
   serve: 8,
   verify: 8,

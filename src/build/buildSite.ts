@@ -118,7 +118,8 @@ export interface BuildSummary extends PublishSummary {
 }
 
 /**
- * The whole pipeline: load → schedule → render → publish. Everything that can reject the input
+ * The whole pipeline: load → plan → schedule → render → publish (the plan: buildPlan.ts, decided
+ * from the records before the schedule stage runs). Everything that can reject the input
  * runs before the first file is written, so a bad input leaves the published folder untouched.
  * When the last error-free build used the same program, data and keys on the same local day,
  * its files are what this build would write: it stops after checking they are still intact.
@@ -219,10 +220,7 @@ async function buildLocked(
     const planned =
       loaded.broadcaster && planFor(loaded.broadcaster, now, outDir, checkRecord, force, notes);
     const ahead = new RenderAhead(now, aheadFolder);
-    const validated = dataReport(
-      loaded,
-      loaded.broadcaster && planned && schedule(loaded.broadcaster, now, planned, ahead),
-    );
+    const validated = dataReport(loaded, planned && schedule(planned, now, ahead));
     onValidated?.(validated);
     const { scheduled, problems, brokenServices } = validated;
     const hasErrors = problems.some((p) => p.severity === "error");
@@ -404,6 +402,7 @@ function* documentsToPublish({
 
 /** The plan of a build, with the state it was made from. */
 interface Planned {
+  broadcaster: Broadcaster;
   state: PlanState;
   plan: BuildPlan;
   versions: DocumentVersions;
@@ -453,7 +452,7 @@ function planFor(
     dates,
   );
   const byId = new Map(plan.services.map((service) => [service.id, service.documents]));
-  return { state, plan, versions, documentsOf: (id) => byId.get(id) ?? [] };
+  return { broadcaster, state, plan, versions, documentsOf: (id) => byId.get(id) ?? [] };
 }
 
 /** A decision settled: a document whose file's state changed is reused if its bytes did not. */
@@ -468,9 +467,8 @@ function settle(outDir: string, path: string, decision: DocumentDecision): Settl
  * rendered from that layout at once (renderAhead.ts).
  */
 function schedule(
-  broadcaster: Broadcaster,
+  { broadcaster, plan, documentsOf }: Planned,
   now: number,
-  { plan, documentsOf }: Planned,
   ahead: RenderAhead,
 ): ScheduleReport {
   const recorded = new Map<string, ServiceCheck>();

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { type BuildSummary, buildSite } from "../../src/build/buildSite.js";
+import { loadAndSchedule } from "../../src/loadAndSchedule.js";
 import { readPublishedFiles, withoutStamps } from "../outputFolder.js";
 
 /**
@@ -153,6 +154,8 @@ describe("an incremental build", () => {
     // The record stands in for the layout: the same problems as a build that checks everything.
     expect(edited.problems).toEqual((await build("forced", START + 60_000, true)).problems);
     expect(edited.problems).toEqual(first.problems);
+    // And what `validate` reports, which lays out every service without a plan.
+    expect((await loadAndSchedule(data, START + 60_000)).problems).toEqual(edited.problems);
 
     // A record no longer readable is only unused.
     await writeFile(join(data, "..", "out", "_spi-static", "checks.json"), "{ not json");
