@@ -223,15 +223,12 @@ function layingOut(
  * A service's episodes loaded again for its render, neither checked nor located: the check
  * before it reported what is wrong with the same values.
  */
-export function loadEpisodesAgain(service: Service): EpisodesByDate {
+function loadEpisodesAgain(service: Service): EpisodesByDate {
   return service.schedule.episodes.load(undefined);
 }
 
-/**
- * A scheduled service's programmes, laid out again from its model (what `programmes()` does; a
- * render worker, which gets the model and the episodes but not the function, calls this).
- */
-export function programmesWithin(
+/** A scheduled service's programmes, laid out again from its model (what `programmes()` does). */
+function programmesWithin(
   service: Service,
   cridAuthority: string,
   { from, to }: LayoutSpan,
