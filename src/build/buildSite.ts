@@ -23,6 +23,7 @@ import { KEYED_SI_PATH, OPEN_SI_PATH } from "../site/siteContract.js";
 import { openAheadFolder } from "./aheadFolder.js";
 import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
 import type { BuildStamp } from "./buildStamp.js";
+import { readBuildState } from "./buildState.js";
 import { openCheckRecord } from "./checkRecord.js";
 import { openDigestRecord } from "./digestRecord.js";
 import { refuseHostChange } from "./hostChange.js";
@@ -148,14 +149,16 @@ async function buildLocked(
     onValidated,
   }: BuildOptions,
 ): Promise<BuildSummary> {
-  // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
+  // The state, read once, under the lock; publishSite writes it.
   const notes: ShortcutNotes = [];
-  const known = openDigestRecord(outDir, Date.now(), { readEarlier: !force, notes });
+  const state = readBuildState(outDir, notes);
+  // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
+  const known = openDigestRecord(state, Date.now(), { readEarlier: !force });
   const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests, known });
   if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
     ? undefined
-    : await findUpToDateSite<StampedReport>(outDir, inputs, now, publish);
+    : await findUpToDateSite<StampedReport>(outDir, inputs, now, { ...publish, state });
   if (upToDate) {
     return {
       ...upToDate.report,
@@ -168,7 +171,7 @@ async function buildLocked(
       foreign: upToDate.foreign,
       brokenServices: [],
       keptServices: [],
-      notes: [],
+      notes,
       milliseconds: Math.round(performance.now() - started),
     };
   }
@@ -179,8 +182,8 @@ async function buildLocked(
   // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does
   // not; the documents it renders ahead wait in another, dropped either way.
   try {
-    const checkRecord = openCheckRecord(outDir, fingerprintProgram(), dataDir, notes);
-    const recorded = force ? new Map() : readInputsRecord(outDir);
+    const checkRecord = openCheckRecord(state, fingerprintProgram(), dataDir);
+    const recorded = force ? new Map() : readInputsRecord(state);
     const ahead = new RenderAhead(
       fingerprintProgram(),
       (path) => recorded.get(path)?.inputs,
@@ -201,9 +204,14 @@ async function buildLocked(
     }
     const { broadcaster } = scheduled;
     const { radiodnsHost } = broadcaster.provider;
-    refuseHostChange(outDir, radiodnsHost, changeHost, publishedFqdns(broadcaster));
+    refuseHostChange(outDir, state.owned, radiodnsHost, changeHost, publishedFqdns(broadcaster));
     // A service that broke keeps last night's PI files and SI entry: one typo never takes it off air.
-    const kept = readKeptServices(outDir, radiodnsHost, keepGoing ? brokenServices : []);
+    const kept = readKeptServices(
+      outDir,
+      state.owned,
+      radiodnsHost,
+      keepGoing ? brokenServices : [],
+    );
     const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, kept.ids));
     const documentInputs = siteInputs(
       fingerprintProgram(),
@@ -253,6 +261,9 @@ async function buildLocked(
           today: scheduled.today,
           report,
         };
+    // Into the state publishSite writes: a build that stops before publishing writes none.
+    known.commit();
+    checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
     const published = await publishSite(outDir, documents(), {
       ...publish,
       stamp,
@@ -260,12 +271,11 @@ async function buildLocked(
       force,
       notes,
       now,
+      state,
     });
     // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
     cache.commit();
     aheadFolder.drop();
-    known.commit();
-    checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
     return {
       ...published,
       ...report,
