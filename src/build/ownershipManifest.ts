@@ -12,8 +12,19 @@ import { STATE_DIR } from "./stateFolder.js";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const UNPRINTABLE = /[\u0000-\u001f\u007f\ufffd]/;
 
+/**
+ * Segments of letters, digits, ".", "_" and "-" (every path the build writes): such a path is
+ * normalized when no segment is "." or "..", so the state's thousands of paths are checked
+ * without path.normalize (a third of reading the state at 100 services).
+ */
+const PLAIN = /^[\w.-]+(?:\/[\w.-]+)*$/;
+const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
+
 /** A relative path that stays inside out/ and outside the build's own bookkeeping. */
 export function isSitePath(path: string): boolean {
+  if (PLAIN.test(path) && !DOT_SEGMENT.test(path)) {
+    return path !== STATE_DIR && !path.startsWith(`${STATE_DIR}/`);
+  }
   return (
     path.length > 0 &&
     !posix.isAbsolute(path) &&
