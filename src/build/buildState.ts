@@ -1,5 +1,6 @@
 import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { debug } from "../debug/debugLog.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { type DocumentRecord, parseVersionRecords } from "./documentVersions.js";
 import { leftOldStateFiles, type OldState, readOldState } from "./migrateOldState.js";
@@ -85,6 +86,11 @@ export function readBuildState(outDir: string, notes: ShortcutNotes = []): Build
   if (text === undefined) {
     old = readOldState(outDir, notes);
     stored = old?.state;
+    if (old)
+      debug(
+        "publish",
+        () => `state read from the records before state.json: ${old?.files.join(", ")}`,
+      );
   } else {
     stored = parseState(outDir, text, notes);
   }
