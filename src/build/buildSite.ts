@@ -171,7 +171,7 @@ async function buildLocked(
       foreign: upToDate.foreign,
       brokenServices: [],
       keptServices: [],
-      notes,
+      notes: [],
       milliseconds: Math.round(performance.now() - started),
     };
   }

@@ -92,6 +92,11 @@ export function readUpToDateSite<Report>(
     rebuild("a build was killed or failed since the last complete one (its journal is there)");
     return undefined;
   }
+  if (state.notes.length > 0) {
+    // The damaged parts are rewritten by a build, as the notes say.
+    rebuild(`a part of ${STATE_PATH} was damaged: ${state.notes.join("; ")}`);
+    return undefined;
+  }
   if (state.stamp === undefined) {
     // A first build, the last one had errors, or a damaged stamp (said in notes).
     rebuild(`${STATE_PATH} holds no stamp`);

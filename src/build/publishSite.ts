@@ -102,7 +102,16 @@ const HELD_BYTES = 8_000_000;
 export async function publishSite(
   outDir: string,
   documents: Iterable<PublishableDocument> | AsyncIterable<PublishableDocument>,
-  { lock, stamp, onProgress, keep = [], force = false, notes, now, ...given }: PublishOptions = {},
+  {
+    lock,
+    stamp,
+    onProgress,
+    keep = [],
+    force = false,
+    notes,
+    now,
+    state: given,
+  }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
   const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
@@ -110,7 +119,7 @@ export async function publishSite(
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     refuseUnsafeEntries(outDir, contents);
     const state =
-      given.state ?? attempt(join(outDir, STATE_PATH), "read", () => readBuildState(outDir, notes));
+      given ?? attempt(join(outDir, STATE_PATH), "read", () => readBuildState(outDir, notes));
     const { owned } = state;
     const versions = DocumentVersions.of(state, now === undefined ? 0 : versionFloor(now));
     const recorded: InputsRecord = force ? new Map() : readInputsRecord(state);

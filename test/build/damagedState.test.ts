@@ -142,6 +142,17 @@ describe("a damaged part that only saves work", () => {
     expect(await readPublishedFiles(outDir)).toEqual(await readPublishedFiles(forced));
   });
 
+  it("is rewritten even on the day the site is up to date", async () => {
+    const { build, state } = await builtOnce();
+    await withPart(state("state.json"), "digests", 5);
+    const summary = await build(START + 60_000);
+    expect(summary).toMatchObject({
+      upToDate: false,
+      notes: [expect.stringContaining('("digests")')],
+    });
+    expect(await build(START + 120_000)).toMatchObject({ upToDate: true, notes: [] });
+  });
+
   it("a stamp listing no files is never up to date", async () => {
     const { build, state } = await builtOnce();
     const { stamp } = JSON.parse(await readFile(state("state.json"), "utf8"));
