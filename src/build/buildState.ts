@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { type DocumentRecord, parseVersionRecords } from "./documentVersions.js";
-import { leftOldStateFiles, type OldState, readOldState } from "./migrateOldState.js";
+import { leftOldStateFiles, readOldState } from "./migrateOldState.js";
 import { isSitePath, parseOwnedPaths } from "./ownershipManifest.js";
 import {
   cacheSection,
@@ -81,19 +81,9 @@ const JOURNAL_REMEDY =
  */
 export function readBuildState(outDir: string, notes: ShortcutNotes = []): BuildState {
   const text = readStateFile(outDir, STATE_PATH, STATE_REMEDY);
-  let stored: StoredState | undefined;
-  let old: OldState | undefined;
-  if (text === undefined) {
-    old = readOldState(outDir, notes);
-    stored = old?.state;
-    if (old)
-      debug(
-        "publish",
-        () => `state read from the records before state.json: ${old?.files.join(", ")}`,
-      );
-  } else {
-    stored = parseState(outDir, text, notes);
-  }
+  const old = text === undefined ? readOldState(outDir, notes) : undefined;
+  if (old) debug("publish", () => `state taken from the records before state.json: ${old.files}`);
+  const stored = text === undefined ? old?.state : parseState(outDir, text, notes);
   const state: BuildState = {
     outDir,
     owned: new Set(),
@@ -106,8 +96,8 @@ export function readBuildState(outDir: string, notes: ShortcutNotes = []): Build
     journaledVersions: old?.journaledVersions ?? new Map(),
     unfinished: old?.unfinished ?? false,
     notes,
-    // With state.json: those a build killed between writing it and removing them left.
-    oldFiles: old?.files ?? (text === undefined ? [] : leftOldStateFiles(outDir)),
+    // With state.json: the old records a build killed between writing it and removing them left.
+    oldFiles: text === undefined ? (old?.files ?? []) : leftOldStateFiles(outDir),
   };
   readJournal(state);
   return state;

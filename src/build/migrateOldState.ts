@@ -1,12 +1,13 @@
 /**
- * ONE-TIME MIGRATION from the records before state.json (spi-static up to issue 23: seven files
- * and two journals in out/_spi-static/). When an output folder has no state.json but has these,
+ * ONE-TIME MIGRATION from the records before state.json (spi-static up to issue 23: six record
+ * files and two journals in out/_spi-static/). When an output folder has no state.json but has these,
  * the build reads them here, so that no file an earlier build owned becomes foreign and no
  * version drops; its state.json is then written as usual, and the old files are removed
  * (commitBuildState). The old stamp is dropped: the first build after the upgrade is not "up to
- * date" (it costs one incremental build, not a full one).
+ * date" (it costs one incremental build; an upgrade changes the program's fingerprint, so that
+ * build renders everything anyway).
  *
- * Can be deleted (with its call in buildState.ts and test/build/migrateOldState.test.ts) once
+ * Can be deleted (with its two calls in buildState.ts and test/build/migrateOldState.test.ts) once
  * every output folder that matters has been built once by a version with state.json: after the
  * first release that has state.json has been out for a while (at least one release later); an
  * older folder built after that counts its files as foreign (left alone) and its versions go on
