@@ -28,6 +28,25 @@ export async function readPublishedFiles(dir: string): Promise<Map<string, strin
 }
 
 /**
+ * The tree with the named parts of the build's state (out/_spi-static/state.json) left out:
+ * `documents` and `stamp` hold each published file's inode and times, `digests` the data
+ * files', which no two builds share.
+ */
+export function withoutStateParts(
+  tree: Map<string, string>,
+  parts: string[] = ["documents", "stamp"],
+): Map<string, string> {
+  const path = "_spi-static/state.json";
+  const text = tree.get(path);
+  if (text === undefined) return tree;
+  const state = JSON.parse(text);
+  for (const part of parts) delete state[part];
+  return new Map(
+    [...tree].map(([name, content]) => [name, name === path ? JSON.stringify(state) : content]),
+  );
+}
+
+/**
  * Every stamp (creationTime and version) taken out: a clean build stamps every document with its
  * own clock and version 1, where a folder with a history has later versions.
  */

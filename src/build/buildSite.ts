@@ -49,9 +49,9 @@ import {
   type SettledDecision,
 } from "./buildPlan.js";
 import type { BuildStamp } from "./buildStamp.js";
+import { type BuildState, readBuildState } from "./buildState.js";
 import { type CheckRecord, openCheckRecord } from "./checkRecord.js";
 import { openDigestRecord } from "./digestRecord.js";
-import type { DocumentVersions } from "./documentVersions.js";
 import { observeState, type SeenFile, seeUnchanged } from "./fileState.js";
 import { refuseHostChange } from "./hostChange.js";
 import { openInputCacheFolder } from "./inputCacheFolder.js";
@@ -64,7 +64,6 @@ import {
   type PublishOptions,
   type PublishSummary,
   publishSite,
-  readDocumentVersions,
 } from "./publishSite.js";
 import { RenderAhead } from "./renderAhead.js";
 import { type ShortcutNotes, STATE_DIR } from "./stateFolder.js";
@@ -179,14 +178,16 @@ async function buildLocked(
     onValidated,
   }: BuildOptions,
 ): Promise<BuildSummary> {
-  // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
+  // The state, read once, under the lock; publishSite writes it.
   const notes: ShortcutNotes = [];
-  const known = openDigestRecord(outDir, Date.now(), { readEarlier: !force, notes });
+  const state = readBuildState(outDir, notes);
+  // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
+  const known = openDigestRecord(state, Date.now(), { readEarlier: !force });
   const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests, known });
   if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
     ? undefined
-    : await findUpToDateSite<StampedReport>(outDir, inputs, now, publish);
+    : await findUpToDateSite<StampedReport>(outDir, inputs, now, { ...publish, state });
   if (upToDate) {
     return {
       ...upToDate.report,
@@ -211,14 +212,14 @@ async function buildLocked(
   // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does
   // not; the documents it renders ahead wait in another, dropped either way.
   try {
-    const checkRecord = openCheckRecord(outDir, fingerprintProgram(), dataDir, notes);
+    const checkRecord = openCheckRecord(state, fingerprintProgram(), dataDir);
     const loaded = await loadBroadcaster(dataDir, {
       cache,
       known,
       jobs: jobs ?? availableParallelism(),
     });
     const planned =
-      loaded.broadcaster && planFor(loaded.broadcaster, now, outDir, checkRecord, force, notes);
+      loaded.broadcaster && planFor(loaded.broadcaster, now, outDir, state, checkRecord, force);
     const ahead = new RenderAhead(now, aheadFolder);
     const validated = dataReport(loaded, planned && schedule(planned, now, ahead));
     onValidated?.(validated);
@@ -229,9 +230,14 @@ async function buildLocked(
     }
     const { broadcaster } = scheduled;
     const { radiodnsHost } = broadcaster.provider;
-    refuseHostChange(outDir, radiodnsHost, changeHost, publishedFqdns(broadcaster));
+    refuseHostChange(outDir, state.owned, radiodnsHost, changeHost, publishedFqdns(broadcaster));
     // A service that broke keeps last night's PI files and SI entry: one typo never takes it off air.
-    const kept = readKeptServices(outDir, radiodnsHost, keepGoing ? brokenServices : []);
+    const kept = readKeptServices(
+      outDir,
+      state.owned,
+      radiodnsHost,
+      keepGoing ? brokenServices : [],
+    );
     const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, kept.ids));
     const { serviceInformation } = siteInputs(
       fingerprintProgram(),
@@ -276,12 +282,15 @@ async function buildLocked(
           today: scheduled.today,
           report,
         };
+    // Into the state publishSite writes: a build that stops before publishing writes none.
+    known.commit();
+    checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
     const published = await publishSite(outDir, documents, {
       ...publish,
       stamp,
       keep: kept.paths,
-      versions: planned.versions,
       now,
+      state,
     });
     debug(
       "render",
@@ -293,8 +302,6 @@ async function buildLocked(
     // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
     cache.commit();
     aheadFolder.drop();
-    known.commit();
-    checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
     return {
       ...published,
       ...report,
@@ -404,7 +411,6 @@ interface Planned {
   broadcaster: Broadcaster;
   state: PlanState;
   plan: BuildPlan;
-  versions: DocumentVersions;
   /** A service's planned PI documents. */
   documentsOf(id: string): ServicePlan["documents"];
 }
@@ -418,24 +424,23 @@ function planFor(
   broadcaster: Broadcaster,
   now: number,
   outDir: string,
+  buildState: BuildState,
   checkRecord: CheckRecord,
   force: boolean,
-  notes: ShortcutNotes,
 ): Planned {
   const { provider } = broadcaster;
   const { dates, span } = publishedDays(provider.timeZone, now);
-  const recorded: InputsRecord = force ? new Map() : readInputsRecord(outDir, notes);
-  const versions = readDocumentVersions(outDir, now);
+  const recorded: InputsRecord = force ? new Map() : readInputsRecord(buildState);
   const observed = new Map<string, string>();
   for (const path of recorded.keys()) {
-    const state = observeState(join(outDir, path));
-    if (state !== undefined) observed.set(path, state);
+    const seen = observeState(join(outDir, path));
+    if (seen !== undefined) observed.set(path, seen);
   }
   const state: PlanState = {
     force,
     recorded,
     checks: checkRecord.recorded,
-    journaled: new Set([...recorded.keys()].filter((path) => versions.journaled(path))),
+    journaled: new Set(buildState.journaledVersions.keys()),
     observed,
   };
   const program = fingerprintProgram();
@@ -451,7 +456,7 @@ function planFor(
     dates,
   );
   const byId = new Map(plan.services.map((service) => [service.id, service.documents]));
-  return { broadcaster, state, plan, versions, documentsOf: (id) => byId.get(id) ?? [] };
+  return { broadcaster, state, plan, documentsOf: (id) => byId.get(id) ?? [] };
 }
 
 /** A decision settled: a document whose file's state changed is reused if its bytes did not. */

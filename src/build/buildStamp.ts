@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { localDateOf } from "../time/wallClock.js";
+import { type BuildState, commitBuildState, STATE_PATH } from "./buildState.js";
 import { recordedState, type SeenFile, seeFile, seeUnchanged } from "./fileState.js";
-import { STAMP_PATH } from "./stateFolder.js";
 
 /**
- * What a complete, error-free build leaves behind so that the next one can tell it has nothing
- * to do: the fingerprint of its inputs, the local day it was built for, and each file's state and
- * digest (fileState.ts). `report` is the build's summary, to be repeated (warnings included).
+ * What a complete, error-free build leaves behind (the state's `stamp` part, buildState.ts) so
+ * that the next one can tell it has nothing to do: the fingerprint of its inputs, the local day
+ * it was built for, and each file's state and digest (fileState.ts). `report` is the build's
+ * summary, to be repeated (warnings included). It counts only when no journal was left since
+ * (a build killed or failed after it may have created files it does not list).
  */
 export interface BuildStamp<Report> {
   inputs: string;
@@ -41,21 +41,18 @@ function stampCheck(
     .digest("hex");
 }
 
-/** A build that might change files first removes the stamp: a killed build leaves none. */
-export function forgetBuildStamp(outDir: string): void {
-  rmSync(join(outDir, STAMP_PATH), { force: true, recursive: true });
-}
-
 /**
- * Written last, after the manifest, when every file of the build is in place. `known`: files
- * the build already knows (from the document record), so those are not read again.
+ * Set in the state written last, when every file of the build is in place and the stale ones
+ * are pruned. `known`: files the build already knows (from the document record), so those are
+ * not read again.
  */
 export function recordBuildStamp<Report>(
-  outDir: string,
+  state: BuildState,
   stamp: BuildStamp<Report>,
   paths: Iterable<string>,
   known: ReadonlyMap<string, SeenFile> = new Map(),
 ): void {
+  const { outDir } = state;
   const files: StampFile<Report>["files"] = {};
   const at = Date.now();
   for (const path of [...paths].sort()) {
@@ -64,11 +61,8 @@ export function recordBuildStamp<Report>(
   }
   const { inputs, timeZone, today, report } = stamp;
   const check = stampCheck(inputs, timeZone, today, report);
-  writeStamp(outDir, { check, timeZone, today, report, files });
-}
-
-function writeStamp<Report>(outDir: string, stamp: StampFile<Report>): void {
-  writeFileAtomically(join(outDir, STAMP_PATH), `${JSON.stringify(stamp)}\n`);
+  const section: StampFile<Report> = { check, timeZone, today, report, files };
+  state.stamp = { ...section };
 }
 
 export interface UpToDateSite<Report> {
@@ -88,19 +82,27 @@ export interface UpToDateSite<Report> {
  * `rebuild` hears why.
  */
 export function readUpToDateSite<Report>(
-  outDir: string,
+  state: BuildState,
   inputs: string,
   now: number,
   rebuild: (reason: string) => void = () => {},
 ): UpToDateSite<Report> | undefined {
-  let stamp: StampFile<Report>;
-  try {
-    stamp = JSON.parse(readFileSync(join(outDir, STAMP_PATH), "utf8")) as StampFile<Report>;
-  } catch (error) {
-    // No stamp (first build, or the last one failed or was killed), or a damaged one.
-    rebuild(`no usable ${STAMP_PATH} (${(error as Error).message.split("\n")[0]})`);
+  const { outDir } = state;
+  if (state.unfinished) {
+    rebuild("a build was killed or failed since the last complete one (its journal is there)");
     return undefined;
   }
+  if (state.notes.length > 0) {
+    // The damaged parts are rewritten by a build, as the notes say.
+    rebuild(`a part of ${STATE_PATH} was damaged: ${state.notes.join("; ")}`);
+    return undefined;
+  }
+  if (state.stamp === undefined) {
+    // A first build, the last one had errors, or a damaged stamp (said in notes).
+    rebuild(`${STATE_PATH} holds no stamp`);
+    return undefined;
+  }
+  const stamp = state.stamp as Partial<StampFile<Report>> as StampFile<Report>;
   const today = dayOf(stamp.timeZone, now);
   if (today !== stamp.today) {
     rebuild(`another local day: the last build was for ${stamp.today}, this one is for ${today}`);
@@ -115,7 +117,7 @@ export function readUpToDateSite<Report>(
   }
   const { files } = stamp;
   if (typeof files !== "object" || files === null || Object.keys(files).length === 0) {
-    rebuild(`${STAMP_PATH} lists no files`);
+    rebuild(`the stamp in ${STATE_PATH} lists no files`);
     return undefined;
   }
   const paths = Object.keys(files);
@@ -137,7 +139,7 @@ export function readUpToDateSite<Report>(
   return {
     report: stamp.report,
     files: paths,
-    refresh: learned ? () => writeStamp(outDir, stamp) : undefined,
+    refresh: learned ? () => commitBuildState(state) : undefined,
   };
 }
 

@@ -3,12 +3,7 @@ import { resolve } from "node:path";
 import type { Provider, Service } from "../load/broadcaster.js";
 import type { LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
 import type { RecordedCheck } from "./buildPlan.js";
-import {
-  CHECKS_PATH,
-  readShortcutRecord,
-  type ShortcutNotes,
-  writeShortcutRecord,
-} from "./stateFolder.js";
+import type { BuildState } from "./buildState.js";
 
 /**
  * What the schedule stage found for each service, kept beside the published files so the next
@@ -16,27 +11,23 @@ import {
  * service, not all of them). An entry counts only under the same key: the program, the working
  * folder and the data folder (problems name files by both: a moved data folder gives other
  * names), the provider, the service's own files (their
- * digests, Service.sources) and the days laid out. Only a build that published writes it, after
- * its files; a stale or damaged record is never wrong, only unused.
+ * digests, Service.sources) and the days laid out. Kept in the state's `checks` part
+ * (buildState.ts), written only by a build that publishes; a stale or damaged record is never
+ * wrong, only unused.
  */
 export interface CheckRecord {
   /** Each service's recorded check by id, under the key it was made with (buildPlan.ts decides). */
   recorded: ReadonlyMap<string, RecordedCheck>;
   /** The key a service's check is recorded under now. */
   keyOf(provider: Provider, service: Service, span: LayoutSpan): string;
-  /** Replaces the record with this build's checks. Never fails the build. */
+  /** Replaces the record with this build's checks, in the state it is written with. */
   commit(provider: Provider, span: LayoutSpan, checks: ReadonlyMap<Service, ServiceCheck>): void;
 }
 
 type RecordFile = Record<string, { key: string; check: ServiceCheck }>;
 
-export function openCheckRecord(
-  outDir: string,
-  program: string,
-  dataDir: string,
-  notes?: ShortcutNotes,
-): CheckRecord {
-  const recorded = readShortcutRecord<RecordFile>(outDir, CHECKS_PATH, notes);
+export function openCheckRecord(state: BuildState, program: string, dataDir: string): CheckRecord {
+  const recorded = state.checks as Partial<RecordFile>;
   const keyOf = (provider: Provider, service: Service, span: LayoutSpan) =>
     createHash("sha256")
       .update(
@@ -66,7 +57,7 @@ export function openCheckRecord(
       for (const [service, check] of checks) {
         record[service.id] = { key: keyOf(provider, service, span), check };
       }
-      writeShortcutRecord(outDir, CHECKS_PATH, record, "schedule");
+      state.checks = record;
     },
   };
 }

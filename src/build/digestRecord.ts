@@ -1,35 +1,27 @@
 import type { BigIntStats } from "node:fs";
 import { debug } from "../debug/debugLog.js";
 import type { KnownDigests } from "../load/knownDigests.js";
+import type { BuildState } from "./buildState.js";
 import { settledBy, stateOf } from "./fileState.js";
-import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
-import {
-  DIGESTS_PATH,
-  readShortcutRecord,
-  type ShortcutNotes,
-  writeShortcutRecord,
-} from "./stateFolder.js";
 
 export interface DigestRecord extends KnownDigests {
-  /** After a published build: keeps the digests it found or noted, for the next build. */
+  /** Before the state is written: keeps the digests it found or noted there, for the next build. */
   commit(): void;
 }
 
 type RecordFile = Record<string, [state: string, digest: string]>;
 
 /**
- * The data files' digests (load/knownDigests.ts) in out/_spi-static/digests.json, by device and
- * inode. Written only by a build that published; one that cannot be read is only unused, and
+ * The data files' digests (load/knownDigests.ts) in the state's `digests` part (buildState.ts),
+ * by device and inode. Written only by a build that publishes; a damaged part is only unused, and
  * `readEarlier: false` (`--force`) uses none.
  */
 export function openDigestRecord(
-  outDir: string,
+  state: BuildState,
   startedAt: number,
-  { readEarlier = true, notes }: { readEarlier?: boolean; notes?: ShortcutNotes } = {},
+  { readEarlier = true }: { readEarlier?: boolean } = {},
 ): DigestRecord {
-  // Never through a link or FIFO planted in the bookkeeping folder.
-  refuseUnsafeEntries(outDir, scanStateFolder(outDir));
-  const recorded = readEarlier ? readShortcutRecord<RecordFile>(outDir, DIGESTS_PATH, notes) : {};
+  const recorded = (readEarlier ? state.digests : {}) as Partial<RecordFile>;
   const kept: RecordFile = {};
   const counts = { known: 0, hashed: 0 };
   return {
@@ -55,7 +47,7 @@ export function openDigestRecord(
         () =>
           `data file digests: ${counts.known} known by their files' state, ${counts.hashed} read and hashed`,
       );
-      writeShortcutRecord(outDir, DIGESTS_PATH, kept, "load");
+      state.digests = kept;
     },
   };
 }

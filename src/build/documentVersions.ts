@@ -1,14 +1,6 @@
-import { appendFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import { contentDigest, findStamp, sameDocument, withVersion } from "../publish/sameDocument.js";
-import { writeFileAtomically } from "../publish/writeFileAtomically.js";
+import type { BuildState } from "./buildState.js";
 import { isSitePath } from "./ownershipManifest.js";
-import {
-  DamagedStateError,
-  readStateFile,
-  VERSIONS_JOURNAL_PATH,
-  VERSIONS_PATH,
-} from "./stateFolder.js";
 
 /**
  * `version` on SI and PI (TS 102 818 tables 14 and 19: "shall be incremented by one for every
@@ -19,8 +11,8 @@ import {
  * `version`, see sameDocument.ts). An unchanged document keeps its version and is not written.
  *
  * The state: for each published SI and PI file, the version it carries and the SHA-256 of its
- * content, in `out/_spi-static/versions.json` (written when a build completes), plus
- * `versions.journal` ("<version> <path>" lines): every new version is journaled before its
+ * content, in the `versions` part of `out/_spi-static/state.json` (written when a build
+ * completes), plus the journal's "version <n> <path>" lines: every new version is journaled before its
  * document is written, so after a build killed at any point the next one still knows the
  * highest version each path may have published, and never reuses a number for other content.
  * The published file's own version is a floor too, so a lost state folder never lowers one. A
@@ -33,12 +25,6 @@ export interface DocumentRecord {
   version: number;
   /** contentDigest of the bytes published with that version. */
   content: string;
-}
-
-/** out/_spi-static/versions.json. */
-export interface VersionsFile {
-  generator: "spi-static";
-  documents: Record<string, DocumentRecord>;
 }
 
 /** A rendered document with its version decided. */
@@ -85,72 +71,43 @@ export function versionFloor(now: number): number {
   return Math.max(0, Math.floor((now - VERSION_EPOCH) / 1000));
 }
 
-const VERSIONS_REMEDY =
-  "Delete it to start over: versions then continue from those of the published files.";
-const JOURNAL_REMEDY =
-  "Delete it to go on: versions then continue from the record and the published files, " +
-  "which could repeat a version a killed build gave to a file it was writing.";
+/**
+ * The version records as stored (state.json's `versions`). A damaged one is `damaged` (the
+ * caller throws DamagedStateError), for a version guessed could repeat.
+ */
+export function parseVersionRecords(
+  value: unknown,
+  damaged: (problem: string) => Error,
+): Map<string, DocumentRecord> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw damaged("it has no version records");
+  }
+  const records = new Map<string, DocumentRecord>();
+  for (const [path, record] of Object.entries(value)) {
+    if (!isSitePath(path) || !isRecord(record)) {
+      throw damaged(`the entry for ${JSON.stringify(path).slice(0, 120)} is not a version record`);
+    }
+    records.set(path, record);
+  }
+  return records;
+}
 
 export class DocumentVersions {
   private constructor(
-    private readonly outDir: string,
-    /** versions.json's records, and this build's decisions as it makes them. */
+    /** The state's records, and this build's decisions as it makes them. */
     private readonly records: Map<string, DocumentRecord>,
     /** The highest version unfinished builds journaled per path. */
-    private readonly journaledVersions: Map<string, number>,
-    /** versions.json as read: written again only when it changes. */
-    private readonly committed: string,
+    private readonly journaledVersions: ReadonlyMap<string, number>,
     /** The least version of a changed document (versionFloor of the build's clock). */
     private readonly floor: number,
   ) {}
 
   /**
-   * The last complete build's records, with what later unfinished builds journaled on top. A
-   * damaged file stops the build (DamagedStateError), for a version guessed could repeat; the
-   * last journal line without its newline is an append a kill cut short (its file never appeared).
+   * The last complete build's records, with what later unfinished builds journaled on top
+   * (buildState.ts reads both, and refuses damaged ones).
    */
-  static read(outDir: string, floor = 0): DocumentVersions {
-    const records = new Map<string, DocumentRecord>();
-    const file = readStateFile(outDir, VERSIONS_PATH, VERSIONS_REMEDY) ?? "";
-    if (file !== "") {
-      const damaged = (problem: string) =>
-        new DamagedStateError(join(outDir, VERSIONS_PATH), problem, VERSIONS_REMEDY);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(file);
-      } catch {
-        throw damaged("it is not valid JSON");
-      }
-      const documents = (parsed as Partial<VersionsFile> | null)?.documents;
-      if (typeof documents !== "object" || documents === null || Array.isArray(documents)) {
-        throw damaged('it has no "documents" object');
-      }
-      for (const [path, record] of Object.entries(documents)) {
-        if (!isSitePath(path) || !isRecord(record)) {
-          throw damaged(
-            `the entry for ${JSON.stringify(path).slice(0, 120)} is not a version record`,
-          );
-        }
-        records.set(path, record);
-      }
-    }
-    const journaled = new Map<string, number>();
-    const lines = readStateFile(outDir, VERSIONS_JOURNAL_PATH, JOURNAL_REMEDY)?.split("\n") ?? [];
-    lines.pop();
-    for (const [i, line] of lines.entries()) {
-      const space = line.indexOf(" ");
-      const version = Number(line.slice(0, space));
-      const path = line.slice(space + 1);
-      if (!(space > 0 && Number.isSafeInteger(version) && version >= 1 && isSitePath(path))) {
-        throw new DamagedStateError(
-          join(outDir, VERSIONS_JOURNAL_PATH),
-          `line ${i + 1} is not "<version> <path>"`,
-          JOURNAL_REMEDY,
-        );
-      }
-      journaled.set(path, Math.max(version, journaled.get(path) ?? 0));
-    }
-    return new DocumentVersions(outDir, records, journaled, file, floor);
+  static of(state: BuildState, floor = 0): DocumentVersions {
+    return new DocumentVersions(state.versions, state.journaledVersions, floor);
   }
 
   /** The rendered document with its version, compared with the published bytes. */
@@ -189,26 +146,22 @@ export class DocumentVersions {
     return this.journaledVersions.has(path);
   }
 
-  /** Before the documents are written: their versions, so a killed build never loses one. */
-  journal(paths: string[]): void {
-    const lines = paths.flatMap((path) => {
+  /** Before the documents are written: their versions, for the journal, so a killed build never loses one. */
+  toJournal(paths: string[]): [version: number, path: string][] {
+    return paths.flatMap((path) => {
       const record = this.records.get(path);
-      return record ? [`${record.version} ${path}\n`] : [];
+      return record ? [[record.version, path] as [number, string]] : [];
     });
-    if (lines.length > 0) appendFileSync(join(this.outDir, VERSIONS_JOURNAL_PATH), lines.join(""));
   }
 
-  /** The build finished: the records of the files it owns now, and no journal. */
-  commit(paths: Iterable<string>): void {
-    const documents: Record<string, DocumentRecord> = {};
+  /** The build finished: the records of the files it owns now, for the state. */
+  recordsOf(paths: Iterable<string>): Map<string, DocumentRecord> {
+    const records = new Map<string, DocumentRecord>();
     for (const path of [...paths].sort()) {
       const record = this.records.get(path);
-      if (record) documents[path] = record;
+      if (record) records.set(path, record);
     }
-    const file: VersionsFile = { generator: "spi-static", documents };
-    const text = `${JSON.stringify(file, null, 1)}\n`;
-    if (text !== this.committed) writeFileAtomically(join(this.outDir, VERSIONS_PATH), text);
-    rmSync(join(this.outDir, VERSIONS_JOURNAL_PATH), { force: true });
+    return records;
   }
 }
 

@@ -1,6 +1,5 @@
 import { UsageError } from "../exit/spiStaticError.js";
 import { SPI_BASE } from "../site/siteContract.js";
-import { readOwnedPaths } from "./ownershipManifest.js";
 
 /** The build would publish under another radiodnsHost than the one out/ serves. */
 export class HostChangeError extends UsageError {}
@@ -16,13 +15,14 @@ const PI_HOST = new RegExp(`^${SPI_BASE.replaceAll(".", "\\.")}/id/([^/]+)/`);
  */
 export function refuseHostChange(
   outDir: string,
+  owned: ReadonlySet<string>,
   radiodnsHost: string,
   allowed: boolean,
   inUse: readonly string[] = [radiodnsHost],
 ): void {
   if (allowed) return;
   const published = new Set<string>();
-  for (const path of readOwnedPaths(outDir)) {
+  for (const path of owned) {
     const host = PI_HOST.exec(path)?.[1];
     if (host !== undefined) published.add(host);
   }

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serviceEntries } from "../render/carriedServices.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../site/siteContract.js";
-import { readOwnedPaths } from "./ownershipManifest.js";
 
 /** What a `--keep-going` build keeps of services that broke: last night's files and SI entries. */
 export interface KeptServices {
@@ -18,17 +17,18 @@ export interface KeptServices {
 /** The published files and SI entries of the `broken` services, as out/ holds them now. */
 export function readKeptServices(
   outDir: string,
+  owned: ReadonlySet<string>,
   radiodnsHost: string,
   broken: string[],
 ): KeptServices {
-  const owned = [...readOwnedPaths(outDir)];
+  const ownedPaths = [...owned];
   const ids: string[] = [];
   const paths: string[] = [];
   for (const id of broken) {
     const prefix = `${SPI_BASE}/id/${radiodnsHost}/${id}/`;
     // Its made logos too (src/logos): the SI entry kept names them.
     const logos = `logos/services/${id}/`;
-    const own = owned.filter((path) => path.startsWith(prefix) || path.startsWith(logos));
+    const own = ownedPaths.filter((path) => path.startsWith(prefix) || path.startsWith(logos));
     if (own.length === 0) continue;
     ids.push(id);
     paths.push(...own);

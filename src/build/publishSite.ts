@@ -20,24 +20,24 @@ import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./b
 import { planPrune } from "./buildPlan.js";
 import {
   type BuildStamp,
-  forgetBuildStamp,
   readUpToDateSite,
   recordBuildStamp,
   type UpToDateSite,
 } from "./buildStamp.js";
+import {
+  type BuildState,
+  commitBuildState,
+  journalBatch,
+  readBuildState,
+  STATE_JOURNAL_PATH,
+  STATE_PATH,
+} from "./buildState.js";
 import { DocumentVersions, versionFloor } from "./documentVersions.js";
 import { type SeenFile, seenNow } from "./fileState.js";
 import { type InputsRecord, writeInputsRecord } from "./inputsRecord.js";
-import { commitManifest, isSitePath, journalPaths, readOwnedPaths } from "./ownershipManifest.js";
+import { isSitePath } from "./ownershipManifest.js";
 import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";
-import {
-  JOURNAL_PATH,
-  LOCK_PATH,
-  MANIFEST_PATH,
-  STAMP_PATH,
-  VERSIONS_JOURNAL_PATH,
-  VERSIONS_PATH,
-} from "./stateFolder.js";
+import { LOCK_PATH, type ShortcutNotes } from "./stateFolder.js";
 
 export interface PublishProgress {
   /** Documents rendered (and compared with the published file). */
@@ -65,8 +65,13 @@ export interface PublishOptions {
   onProgress?: (progress: PublishProgress) => void;
   /** Owned files this build does not produce but keeps as they are (`--keep-going`'s broken services). */
   keep?: string[];
-  /** The versions record, when the caller read it already (readDocumentVersions). */
-  versions?: DocumentVersions;
+  /** Where damaged records that only save work are said (they are ignored). */
+  notes?: ShortcutNotes;
+  /**
+   * The state as the build read it under the lock (buildState.ts), with this build's checks and
+   * digests; without it, publishSite reads it once it holds the lock.
+   */
+  state?: BuildState;
   /**
    * The build's clock (UTC ms): a changed document's version is at least its versionFloor
    * (documentVersions.ts). Without it, versions only grow by one from the state.
@@ -100,17 +105,18 @@ const HELD_BYTES = 8_000_000;
 export async function publishSite(
   outDir: string,
   documents: Iterable<PublishableDocument> | AsyncIterable<PublishableDocument>,
-  { lock, stamp, onProgress, keep = [], versions: given, now }: PublishOptions = {},
+  { lock, stamp, onProgress, keep = [], notes, now, state: given }: PublishOptions = {},
 ): Promise<PublishSummary> {
   attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
   const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
   try {
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
     refuseUnsafeEntries(outDir, contents);
-    const owned = attempt(join(outDir, MANIFEST_PATH), "read", () => readOwnedPaths(outDir));
-    const versions = given ?? readDocumentVersions(outDir, now);
-    attempt(join(outDir, STAMP_PATH), "write", () => forgetBuildStamp(outDir));
-    const batches: Batches = { outDir, owned, versions, record: new Map() };
+    const state =
+      given ?? attempt(join(outDir, STATE_PATH), "read", () => readBuildState(outDir, notes));
+    const { owned } = state;
+    const versions = DocumentVersions.of(state, now === undefined ? 0 : versionFloor(now));
+    const batches: Batches = { outDir, state, versions, record: new Map() };
     const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
     const published = new Set<string>();
     // Documents are compared and written in batches: once BATCH_SIZE were looked at, or
@@ -145,19 +151,21 @@ export async function publishSite(
     const stale = planPrune(owned, published, keep);
     // Listed before pruning: the owned files it held that this build dropped are gone after.
     const foreign = contents.files.filter((path) => !published.has(path) && !owned.has(path));
-    // The state is written before anything is pruned, the stale files still owned: a build whose
-    // state cannot be written prunes nothing, and one killed while pruning still owns what is left
-    // (a file's own version is the floor of its next, so the dropped version records lose nothing).
-    const stillOwned = [...published, ...stale];
-    attempt(join(outDir, VERSIONS_PATH), "write", () => versions.commit(published));
-    attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, stillOwned));
+    // The state is written before anything is pruned, the stale files still owned and no stamp:
+    // a build whose state cannot be written prunes nothing, and one killed while pruning still
+    // owns what is left (a file's own version is the floor of its next, so the dropped version
+    // records lose nothing). With nothing to prune, the first write is the last.
     const { record } = batches;
-    writeInputsRecord(outDir, record);
+    writeInputsRecord(state, record);
+    const recordedVersions = versions.recordsOf(published);
+    const commit = (owning: Iterable<string>) =>
+      attempt(join(outDir, STATE_PATH), "write", () =>
+        commitBuildState(state, { owned: owning, versions: recordedVersions }),
+      );
+    state.stamp = undefined;
+    if (stale.length > 0) commit([...published, ...stale]);
     const removed = removeFiles(outDir, stale);
     removeFiles(outDir, contents.leftovers);
-    if (stale.length > 0) {
-      attempt(join(outDir, MANIFEST_PATH), "write", () => commitManifest(outDir, published));
-    }
     debug(
       "publish",
       () =>
@@ -167,10 +175,9 @@ export async function publishSite(
     );
     if (stamp) {
       const known = new Map([...record].map(([path, { file }]) => [path, file]));
-      attempt(join(outDir, STAMP_PATH), "write", () =>
-        recordBuildStamp(outDir, stamp, published, known),
-      );
+      recordBuildStamp(state, stamp, published, known);
     }
+    commit(published);
     return { ...progress, removed, foreign };
   } finally {
     await release();
@@ -180,21 +187,22 @@ export async function publishSite(
 /**
  * The published site, when the last build made it from the same inputs on the same local day
  * and nothing has touched its files since: then a build has nothing to do. Checked under the
- * build lock (`lock: "held"`: buildSite holds it for the whole build; otherwise a match is
- * checked again once the lock is taken, and a stamp that does not match never touches it).
+ * build lock (`lock: "held"`: buildSite holds it for the whole build, and passes the state it
+ * read under it).
  */
 export async function findUpToDateSite<Report>(
   outDir: string,
   inputs: string,
   now: number,
-  { lock }: PublishOptions = {},
+  { lock, state: given, notes }: PublishOptions = {},
 ): Promise<(UpToDateSite<Report> & { foreign: string[] }) | undefined> {
   refuseUnsafeStateFolder(outDir);
   const rebuild = (reason: string) => debug("stamp", () => `building ${outDir}: ${reason}`);
-  if (lock !== "held" && !readUpToDateSite(outDir, inputs, now, rebuild)) return undefined;
   const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
   try {
-    const site = readUpToDateSite<Report>(outDir, inputs, now, rebuild);
+    const state =
+      given ?? attempt(join(outDir, STATE_PATH), "read", () => readBuildState(outDir, notes));
+    const site = readUpToDateSite<Report>(state, inputs, now, rebuild);
     if (!site) return undefined;
     debug(
       "stamp",
@@ -203,7 +211,7 @@ export async function findUpToDateSite<Report>(
     try {
       site.refresh?.();
     } catch (error) {
-      debug("stamp", () => `${STAMP_PATH} not refreshed (${(error as Error).message})`);
+      debug("stamp", () => `${STATE_PATH} not refreshed (${(error as Error).message})`);
     }
     const published = new Set(site.files);
     const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
@@ -215,7 +223,7 @@ export async function findUpToDateSite<Report>(
 
 /**
  * Before anything in the bookkeeping folder is read or the lock is taken inside it: a link there
- * would take the lock (and the manifest) outside out/, a FIFO would hang the build.
+ * would take the lock (and the state) outside out/, a FIFO would hang the build.
  */
 function refuseUnsafeStateFolder(outDir: string): void {
   refuseUnsafeEntries(
@@ -239,17 +247,10 @@ export async function holdOutputFolder(
   });
 }
 
-/** The versions record (versions.json and its journal), as publishSite reads it. */
-export function readDocumentVersions(outDir: string, now: number | undefined): DocumentVersions {
-  return attempt(join(outDir, VERSIONS_PATH), "read", () =>
-    DocumentVersions.read(outDir, now === undefined ? 0 : versionFloor(now)),
-  );
-}
-
 /** What every batch of one build shares. */
 interface Batches {
   outDir: string;
-  owned: Set<string>;
+  state: BuildState;
   versions: DocumentVersions;
   /** The inputs record this build makes. */
   record: InputsRecord;
@@ -300,19 +301,18 @@ function compareWithPublished(
 }
 
 /**
- * Writes the changed documents of a batch. The journals come first: the paths it creates and
+ * Writes the changed documents of a batch. The journal comes first: the paths it creates and
  * the versions it publishes are on disk before any file is.
  */
 function writeBatch(
-  { outDir, owned, versions, record }: Batches,
+  { outDir, state, versions, record }: Batches,
   batch: ChangedDocument[],
   progress: PublishProgress,
 ): void {
-  const created = batch.map((document) => document.path).filter((path) => !owned.has(path));
-  attempt(join(outDir, JOURNAL_PATH), "write", () => journalPaths(outDir, created));
-  for (const path of created) owned.add(path);
-  attempt(join(outDir, VERSIONS_JOURNAL_PATH), "write", () =>
-    versions.journal(batch.map((document) => document.path)),
+  const paths = batch.map((document) => document.path);
+  const created = paths.filter((path) => !state.owned.has(path));
+  attempt(join(outDir, STATE_JOURNAL_PATH), "write", () =>
+    journalBatch(state, created, versions.toJournal(paths)),
   );
 
   for (const { path, content, inputs } of batch) {

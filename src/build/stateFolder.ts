@@ -1,29 +1,19 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type DebugTopic, debug } from "../debug/debugLog.js";
 import { SpiStaticError } from "../exit/spiStaticError.js";
-import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 
 /**
- * The build's own bookkeeping (manifest, journal, lock, stamp, document versions and inputs) in the output folder. Not part of
- * the API: the edge rules answer 404 for it like for any other unknown path, and it holds
- * nothing secret.
+ * The build's own bookkeeping (the state file and its journal, the lock, the input cache and
+ * staging folders) in the output folder. Not part of the API: the edge rules answer 404 for it
+ * like for any other unknown path, and it holds nothing secret.
  */
 export const STATE_DIR = "_spi-static";
-export const MANIFEST_PATH = `${STATE_DIR}/manifest.json`;
-export const JOURNAL_PATH = `${STATE_DIR}/journal`;
 export const LOCK_PATH = `${STATE_DIR}/build.lock`;
-export const STAMP_PATH = `${STATE_DIR}/stamp.json`;
-export const VERSIONS_PATH = `${STATE_DIR}/versions.json`;
-export const VERSIONS_JOURNAL_PATH = `${STATE_DIR}/versions.journal`;
-export const DOCUMENTS_PATH = `${STATE_DIR}/documents.json`;
-export const CHECKS_PATH = `${STATE_DIR}/checks.json`;
-export const DIGESTS_PATH = `${STATE_DIR}/digests.json`;
 
 /**
- * A state file the build cannot go on without (the ownership manifest and its journal, the
- * document versions and theirs) is damaged: named, with what is wrong and what to do. Nothing
- * was written. Records that only save work are never this: they are ignored (ShortcutNotes).
+ * A state file the build cannot go on without (the ownership and version parts of the state,
+ * and the journal) is damaged: named, with what is wrong and what to do. Nothing was written.
+ * The parts that only save work are never this: they are ignored (ShortcutNotes).
  */
 export class DamagedStateError extends SpiStaticError {
   readonly kind = "failure";
@@ -63,61 +53,22 @@ export function readStateFile(outDir: string, path: string, remedy: string): str
 }
 
 /**
- * A record that only saves work (checks.json, digests.json, documents.json): its object, or an
- * empty one when it is missing or damaged, for then the work is done again, as on a first build.
- * A damaged one is said in `notes` (file, what is wrong, what happens).
+ * A part of the state that only saves work (the document inputs, the checks, the data file
+ * digests, the stamp): the object as stored, or an empty one when it is damaged, for then the
+ * work is done again, as on a first build. A damaged one is said in `notes` (`where`: the file
+ * and the part, what is wrong, what happens).
  */
-export function readShortcutRecord<T extends object>(
-  outDir: string,
-  path: string,
-  notes?: ShortcutNotes,
-): Partial<T> {
-  const full = join(outDir, path);
-  const ignored = (problem: string) => {
-    notes?.push(
-      `${full} ${problem}: ignored; the work it saves was done again, and it is rewritten`,
-    );
-    return {};
-  };
-  let text: string;
-  try {
-    text = readFileSync(full, "utf8");
-  } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
-    if (code === "ENOENT") return {};
-    return ignored(code === "EISDIR" ? "is a folder, not a file" : `cannot be read (${code})`);
+export function cacheSection(
+  value: unknown,
+  where: string,
+  notes: ShortcutNotes,
+): Record<string, unknown> {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    return value as Record<string, unknown>;
   }
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
-      return parsed as Partial<T>;
-    }
-  } catch {
-    // Said below.
-  }
-  return ignored("is not a JSON object");
-}
-
-/**
- * Writes such a record after a published build; one not written is only missing next time (a
- * folder in its place is removed, so that the next build can write it).
- */
-export function writeShortcutRecord(
-  outDir: string,
-  path: string,
-  record: object,
-  topic: DebugTopic,
-): void {
-  const full = join(outDir, path);
-  const text = `${JSON.stringify(record)}\n`;
-  try {
-    writeFileAtomically(full, text);
-  } catch {
-    try {
-      rmSync(full, { force: true, recursive: true });
-      writeFileAtomically(full, text);
-    } catch (error) {
-      debug(topic, () => `${path} not written (${(error as Error).message})`);
-    }
-  }
+  notes.push(
+    `${where} ${value === undefined ? "is missing" : "is not a JSON object"}: ignored; ` +
+      "the work it saves was done again, and it is rewritten",
+  );
+  return {};
 }

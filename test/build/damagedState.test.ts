@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,33 +34,50 @@ async function builtOnce() {
   return { dir, dataDir, outDir, build, state, asFolder };
 }
 
+/** state.json with one part replaced. */
+async function withPart(path: string, part: string, value: unknown): Promise<void> {
+  const state = JSON.parse(await readFile(path, "utf8"));
+  await writeFile(path, JSON.stringify({ ...state, [part]: value }));
+}
+
 describe("a damaged file the build cannot go on without", () => {
   it.each([
     [
-      "journal",
+      "state.journal",
       "3,000 random bytes",
       (path: string) => writeFile(path, randomBytes(3000)),
-      /line \d+ is not a path/,
+      /line \d+ is not "owns <path>" or "version <number> <path>"/,
     ],
-    ["manifest.json", "not JSON", (path: string) => writeFile(path, "{ nope"), /not valid JSON/],
+    ["state.json", "not JSON", (path: string) => writeFile(path, "{ nope"), /not valid JSON/],
     [
-      "manifest.json",
-      "no list",
-      (path: string) => writeFile(path, '{"files": 5}'),
-      /no "files" list/,
-    ],
-    ["versions.json", "not JSON", (path: string) => writeFile(path, "{ nope"), /not valid JSON/],
-    [
-      "versions.json",
-      "no object",
-      (path: string) => writeFile(path, '{"documents": 5}'),
-      /no "documents"/,
-    ],
-    [
-      "versions.journal",
-      "random bytes",
+      "state.json",
+      "3,000 random bytes",
       (path: string) => writeFile(path, randomBytes(3000)),
-      /line \d+ is not/,
+      /not valid JSON/,
+    ],
+    [
+      "state.json",
+      "no owned list",
+      (path: string) => withPart(path, "owned", 5),
+      /"owned": it has no list of owned files/,
+    ],
+    [
+      "state.json",
+      "no version records",
+      (path: string) => withPart(path, "versions", 5),
+      /"versions": it has no version records/,
+    ],
+    [
+      "state.json",
+      "a version record that is not one",
+      (path: string) => withPart(path, "versions", { "radiodns/spi/3.1/SI.xml": { version: -1 } }),
+      /"versions": the entry for "radiodns\/spi\/3.1\/SI.xml" is not a version record/,
+    ],
+    [
+      "state.json",
+      "another format",
+      (path: string) => withPart(path, "formatVersion", 2),
+      /its formatVersion is 2, which this spi-static does not know/,
     ],
   ])(
     "%s (%s) stops it, naming the file, what is wrong and what to do",
@@ -84,36 +101,38 @@ describe("a damaged file the build cannot go on without", () => {
     },
   );
 
-  it("stops it when one is a folder, with what to do instead of EISDIR alone", async () => {
-    for (const name of ["manifest.json", "versions.json"]) {
-      const { build, state, asFolder } = await builtOnce();
-      await asFolder(name);
-      await expect(build(NEXT_DAY)).rejects.toThrow(
-        `${state(name)} is damaged: it is a folder, not a file. Nothing was written. Delete it`,
-      );
-    }
+  it("stops it when the state is a folder, with what to do instead of EISDIR alone", async () => {
+    const { build, state, asFolder } = await builtOnce();
+    await asFolder("state.json");
+    await expect(build(NEXT_DAY)).rejects.toThrow(
+      `${state("state.json")} is damaged: it is a folder, not a file. Nothing was written. Delete it`,
+    );
   });
 
   it("takes a journal line a kill cut short for a file that never appeared", async () => {
     const { build, state } = await builtOnce();
-    await writeFile(state("journal"), "radiodns/spi/3.1/id/rdns.aareradio.example/pop/2026");
+    await writeFile(
+      state("state.journal"),
+      "owns radiodns/spi/3.1/id/rdns.aareradio.example/pop/2026",
+    );
     await expect(build(NEXT_DAY)).resolves.toMatchObject({ upToDate: false });
   });
 });
 
-describe("a damaged record that only saves work", () => {
+describe("a damaged part that only saves work", () => {
   it.each([
-    ["checks.json", "a folder"],
-    ["digests.json", "a folder"],
-    ["documents.json", "a folder"],
-    ["checks.json", "not JSON"],
-    ["documents.json", "not JSON"],
-  ])("%s (%s) is named and ignored: the output is that of --force", async (name, what) => {
-    const { build, state, asFolder, outDir, dir, dataDir } = await builtOnce();
-    if (what === "a folder") await asFolder(name);
-    else await writeFile(state(name), "[1, 2");
+    ["checks", "a number", 5],
+    ["digests", "a list", [1, 2]],
+    ["documents", "text", "[1, 2"],
+    ["checks", "missing", undefined],
+    ["stamp", "a number", 5],
+  ])("%s (%s) is named and ignored: the output is that of --force", async (part, _what, value) => {
+    const { build, state, outDir, dir, dataDir } = await builtOnce();
+    await withPart(state("state.json"), part, value);
     const summary = await build(NEXT_DAY);
-    expect(summary.notes).toEqual([expect.stringContaining(`${state(name)} is`)]);
+    expect(summary.notes).toEqual([
+      expect.stringContaining(`${state("state.json")} ("${part}") is`),
+    ]);
     expect(summary.notes[0]).toMatch(/ignored; the work it saves was done again/);
     // Written anew: the next build has nothing to say.
     expect((await build(NEXT_DAY + 60_000)).notes).toEqual([]);
@@ -123,14 +142,23 @@ describe("a damaged record that only saves work", () => {
     expect(await readPublishedFiles(outDir)).toEqual(await readPublishedFiles(forced));
   });
 
-  it("a stamp listing no files, or a folder in its place, is never up to date", async () => {
-    const { build, state, asFolder } = await builtOnce();
-    const stamp = JSON.parse(await readFile(state("stamp.json"), "utf8"));
-    await writeFile(state("stamp.json"), JSON.stringify({ ...stamp, files: 5 }));
+  it("is rewritten even on the day the site is up to date", async () => {
+    const { build, state } = await builtOnce();
+    await withPart(state("state.json"), "digests", 5);
+    const summary = await build(START + 60_000);
+    expect(summary).toMatchObject({
+      upToDate: false,
+      notes: [expect.stringContaining('("digests")')],
+    });
+    expect(await build(START + 120_000)).toMatchObject({ upToDate: true, notes: [] });
+  });
+
+  it("a stamp listing no files is never up to date", async () => {
+    const { build, state } = await builtOnce();
+    const { stamp } = JSON.parse(await readFile(state("state.json"), "utf8"));
+    await withPart(state("state.json"), "stamp", { ...stamp, files: 5 });
     expect(await build(START + 60_000)).toMatchObject({ upToDate: false });
-    await asFolder("stamp.json");
-    expect(await build(START + 120_000)).toMatchObject({ upToDate: false });
-    expect(await build(START + 180_000)).toMatchObject({ upToDate: true });
+    expect(await build(START + 120_000)).toMatchObject({ upToDate: true });
   });
 });
 
@@ -139,11 +167,11 @@ describe("a build whose state cannot be written", () => {
     const { build, state, outDir, dataDir } = await builtOnce();
     const before = await readPublishedFiles(outDir);
     let blocked = false;
-    // Once every document is written: a folder where versions.json is to be replaced.
-    const blockVersions = () => {
-      rmSync(state("versions.json"));
-      mkdirSync(state("versions.json"));
-      writeFileSync(state("versions.json/in-the-way"), "");
+    // Once every document is written: a folder where state.json is to be replaced.
+    const blockState = () => {
+      renameSync(state("state.json"), state("kept.json"));
+      mkdirSync(state("state.json"));
+      writeFileSync(state("state.json/in-the-way"), "");
       blocked = true;
     };
     // Nine days on: a build that drops nine days of every service.
@@ -153,15 +181,16 @@ describe("a build whose state cannot be written", () => {
       now: START + 9 * 86_400_000,
       publish: {
         onProgress: (progress) => {
-          if (!blocked && progress.rendered + progress.reused >= before.size) blockVersions();
+          if (!blocked && progress.rendered + progress.reused >= before.size) blockState();
         },
       },
     });
-    await expect(failed).rejects.toThrow(`cannot write ${state("versions.json")}`);
+    await expect(failed).rejects.toThrow(`cannot write ${state("state.json")}`);
     const after = await readPublishedFiles(outDir);
     for (const path of before.keys()) expect(after.has(path), path).toBe(true);
     // The state writable again, the next build prunes them.
-    await rm(state("versions.json"), { recursive: true });
+    await rm(state("state.json"), { recursive: true });
+    renameSync(state("kept.json"), state("state.json"));
     const next = await build(START + 9 * 86_400_000 + 60_000);
     expect(next.removed).toBeGreaterThan(0);
   });

@@ -2,11 +2,25 @@ import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDigestRecord } from "../../src/build/digestRecord.js";
+import { commitBuildState, readBuildState, STATE_PATH } from "../../src/build/buildState.js";
+import { openDigestRecord as openRecord } from "../../src/build/digestRecord.js";
 import { SETTLED_MS } from "../../src/build/fileState.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-digests-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** The record as a build opens it, from the state it read; `commit` writes that state. */
+function openDigestRecord(out: string, startedAt: number) {
+  const state = readBuildState(out);
+  const record = openRecord(state, startedAt);
+  return {
+    ...record,
+    commit() {
+      record.commit();
+      commitBuildState(state);
+    },
+  };
+}
 
 /** A build that starts this long after the file was written sees it as settled. */
 const LATER = Date.now() + 10 * SETTLED_MS;
@@ -55,9 +69,10 @@ describe("the digest record", () => {
     const record = openDigestRecord(out, LATER);
     record.note(stats, "digest-3");
     record.commit();
-    const path = join(out, "_spi-static", "digests.json");
-    expect(await readFile(path, "utf8")).toContain("digest-3");
-    await writeFile(path, "[not, json");
+    const path = join(out, STATE_PATH);
+    const state = JSON.parse(await readFile(path, "utf8"));
+    expect(JSON.stringify(state.digests)).toContain("digest-3");
+    await writeFile(path, JSON.stringify({ ...state, digests: "[not, json" }));
     expect(openDigestRecord(out, LATER).find(stats)).toBeUndefined();
   });
 });

@@ -2,9 +2,10 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { STATE_JOURNAL_PATH, STATE_PATH } from "../../src/build/buildState.js";
 import { decideVersion, VERSION_EPOCH, versionFloor } from "../../src/build/documentVersions.js";
 import { publishSite } from "../../src/build/publishSite.js";
-import { STATE_DIR, VERSIONS_JOURNAL_PATH, VERSIONS_PATH } from "../../src/build/stateFolder.js";
+import { STATE_DIR } from "../../src/build/stateFolder.js";
 import type { SiteDocument } from "../../src/site/siteContract.js";
 
 const SI = "radiodns/spi/3.1/SI.xml";
@@ -90,13 +91,13 @@ describe("document versions", () => {
   it("records each document's version and content digest, and only the files the build owns", async () => {
     await publishSite(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
     await publishSite(outDir, [pi(NEWS, "Evening"), si("news")]);
-    const recorded = JSON.parse(await readFile(join(outDir, VERSIONS_PATH), "utf8"));
-    expect(Object.keys(recorded.documents)).toEqual([SI, NEWS]);
-    expect(recorded.documents[NEWS]).toEqual({
+    const recorded = JSON.parse(await readFile(join(outDir, STATE_PATH), "utf8"));
+    expect(Object.keys(recorded.versions)).toEqual([SI, NEWS]);
+    expect(recorded.versions[NEWS]).toEqual({
       version: 2,
       content: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    expect(recorded.documents[SI].version).toBe(2);
+    expect(recorded.versions[SI].version).toBe(2);
   });
 
   it("never lowers a version when the state folder is lost: the published file's version is a floor", async () => {
@@ -127,7 +128,9 @@ describe("document versions", () => {
       publishSite(outDir, [pi(NEWS, "Evening"), pi(POP, "Hits"), si("news pop")]),
     ).rejects.toThrow(/cannot write/);
     expect(await versionOf(NEWS)).toBe("2");
-    expect(await readFile(join(outDir, VERSIONS_JOURNAL_PATH), "utf8")).toContain(` ${NEWS}\n`);
+    expect(await readFile(join(outDir, STATE_JOURNAL_PATH), "utf8")).toContain(
+      `version 2 ${NEWS}\n`,
+    );
 
     // Someone removes the blocking file and the half-published news file; tonight's news is
     // the version-1 content again. Only the journal knows version 2 was published.
@@ -137,7 +140,7 @@ describe("document versions", () => {
     expect(await versionOf(NEWS)).toBe("3");
     // Version 1 of pop was journaled, so the build cannot know that it never reached a reader.
     expect(await versionOf(POP)).toBe("2");
-    await expect(stat(join(outDir, VERSIONS_JOURNAL_PATH))).rejects.toThrow(/ENOENT/);
+    await expect(stat(join(outDir, STATE_JOURNAL_PATH))).rejects.toThrow(/ENOENT/);
   });
 
   it("keeps the records of files a --keep-going build keeps without rendering them", async () => {
@@ -157,8 +160,8 @@ describe("document versions", () => {
     await publishSite(outDir, [worker, si("news")]);
     await publishSite(outDir, [worker, si("news")]);
     expect(await readFile(join(outDir, "_worker.js"))).toEqual(worker.content);
-    const recorded = JSON.parse(await readFile(join(outDir, VERSIONS_PATH), "utf8"));
-    expect(Object.keys(recorded.documents)).toEqual([SI]);
+    const recorded = JSON.parse(await readFile(join(outDir, STATE_PATH), "utf8"));
+    expect(Object.keys(recorded.versions)).toEqual([SI]);
   });
 });
 

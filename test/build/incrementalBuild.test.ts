@@ -158,7 +158,9 @@ describe("an incremental build", () => {
     expect((await loadAndSchedule(data, START + 60_000)).problems).toEqual(edited.problems);
 
     // A record no longer readable is only unused.
-    await writeFile(join(data, "..", "out", "_spi-static", "checks.json"), "{ not json");
+    const statePath = join(data, "..", "out", "_spi-static", "state.json");
+    const state = JSON.parse(await readFile(statePath, "utf8"));
+    await writeFile(statePath, JSON.stringify({ ...state, checks: "{ not json" }));
     await edit(join(data, "services/news.yaml"), /^ {2}long: /, 0, (m) => `${m}Again `);
     expect((await build("out", START + 120_000)).problems).toEqual(first.problems);
   });

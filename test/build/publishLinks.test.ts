@@ -81,9 +81,9 @@ describe("a build never writes or deletes through a link in out/, nor into a spe
 
   it("refuses a FIFO in the bookkeeping folder without hanging", async () => {
     const { outDir, outside } = await publishedSite();
-    await rm(join(outDir, "_spi-static/stamp.json"));
-    execFileSync("mkfifo", [join(outDir, "_spi-static/stamp.json")]);
-    await expectRefused(outDir, outside, "_spi-static/stamp.json");
+    await rm(join(outDir, "_spi-static/state.json"));
+    execFileSync("mkfifo", [join(outDir, "_spi-static/state.json")]);
+    await expectRefused(outDir, outside, "_spi-static/state.json");
   });
 
   it("refuses any link in out/, even one beside the site (README: out/ holds only files and folders)", async () => {

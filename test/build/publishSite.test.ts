@@ -4,13 +4,9 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { acquireBuildLock, BuildLockBusyError } from "../../src/build/buildLock.js";
+import { STATE_JOURNAL_PATH, STATE_PATH } from "../../src/build/buildState.js";
 import { publishSite } from "../../src/build/publishSite.js";
-import {
-  JOURNAL_PATH,
-  LOCK_PATH,
-  MANIFEST_PATH,
-  VERSIONS_PATH,
-} from "../../src/build/stateFolder.js";
+import { LOCK_PATH } from "../../src/build/stateFolder.js";
 import { PublishError } from "../../src/publish/publishError.js";
 import type { SiteDocument } from "../../src/site/siteContract.js";
 
@@ -57,7 +53,7 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 async function manifestOf(outDir: string): Promise<string[]> {
-  return JSON.parse(await readFile(join(outDir, MANIFEST_PATH), "utf8")).files;
+  return JSON.parse(await readFile(join(outDir, STATE_PATH), "utf8")).owned;
 }
 
 let outDir: string;
@@ -87,8 +83,7 @@ describe("publishSite", () => {
       piPath("pop", "20261123"),
     ]);
     expect(await listFiles(outDir)).toEqual([
-      MANIFEST_PATH,
-      VERSIONS_PATH,
+      STATE_PATH,
       SI,
       piPath("news", "20261123"),
       piPath("pop", "20261123"),
@@ -126,8 +121,7 @@ describe("publishSite", () => {
     ]);
     expect(summary).toMatchObject({ written: 1, unchanged: 2, removed: 2, foreign: [] });
     expect(await listFiles(outDir)).toEqual([
-      MANIFEST_PATH,
-      VERSIONS_PATH,
+      STATE_PATH,
       SI,
       piPath("news", "20261123"),
       piPath("news", "20261124"),
@@ -169,19 +163,14 @@ describe("publishSite", () => {
     // What a build killed mid-way leaves: a journaled new file, and a half-written temporary one.
     await mkdir(join(outDir, "radiodns/spi/3.1/id/rdns.example/news"), { recursive: true });
     await writeFile(join(outDir, piPath("news", "20261101")), pi("news", "20261101").content);
-    await writeFile(join(outDir, JOURNAL_PATH), `${piPath("news", "20261101")}\n`);
+    await writeFile(join(outDir, STATE_JOURNAL_PATH), `owns ${piPath("news", "20261101")}\n`);
     const leftover =
       "radiodns/spi/3.1/id/rdns.example/news/.20261102_PI.xml.0123456789ab.spi-static.tmp";
     await writeFile(join(outDir, leftover), "<epg><sche");
 
     const summary = await publishSite(outDir, [si(), pi("news", "20261123")]);
     expect(summary).toMatchObject({ written: 1, unchanged: 1, removed: 1, foreign: [] });
-    expect(await listFiles(outDir)).toEqual([
-      MANIFEST_PATH,
-      VERSIONS_PATH,
-      SI,
-      piPath("news", "20261123"),
-    ]);
+    expect(await listFiles(outDir)).toEqual([STATE_PATH, SI, piPath("news", "20261123")]);
   });
 
   it("never writes outside the output folder", async () => {
@@ -189,7 +178,7 @@ describe("publishSite", () => {
       "../escape.xml",
       "/etc/escape.xml",
       "a/../../escape.xml",
-      "_spi-static/manifest.json",
+      "_spi-static/state.json",
     ]) {
       await expect(publishSite(outDir, [{ path, content: Buffer.from("x") }])).rejects.toThrow(
         /invalid or repeated output path/,
@@ -198,23 +187,23 @@ describe("publishSite", () => {
     await expect(stat(join(outDir, "../escape.xml"))).rejects.toThrow(/ENOENT/);
   });
 
-  it("ignores manifest entries that point outside the output folder", async () => {
+  it("ignores owned entries that point outside the output folder", async () => {
     const victim = join(outDir, "..", `${outDir.split("/").at(-1)}-victim.txt`);
     await writeFile(victim, "keep me\n");
     await mkdir(join(outDir, "_spi-static"), { recursive: true });
     await writeFile(
-      join(outDir, MANIFEST_PATH),
-      JSON.stringify({ generator: "spi-static", files: [`../${victim.split("/").at(-1)}`] }),
+      join(outDir, STATE_PATH),
+      JSON.stringify({ formatVersion: 1, owned: [`../${victim.split("/").at(-1)}`], versions: {} }),
     );
     await publishSite(outDir, [si()]);
     expect(await readFile(victim, "utf8")).toBe("keep me\n");
   });
 
-  it("refuses to guess ownership from a manifest that is not JSON", async () => {
+  it("refuses to guess ownership from a state that is not JSON", async () => {
     await publishSite(outDir, [si()]);
-    await writeFile(join(outDir, MANIFEST_PATH), "{ hand-edited");
+    await writeFile(join(outDir, STATE_PATH), "{ hand-edited");
     await expect(publishSite(outDir, [si()])).rejects.toThrow(
-      `${join(outDir, MANIFEST_PATH)} is damaged: it is not valid JSON. Nothing was written. Delete it to start over`,
+      `${join(outDir, STATE_PATH)} is damaged: it is not valid JSON. Nothing was written. Delete it to start over`,
     );
   });
 

@@ -76,13 +76,14 @@ describe("build's notes", () => {
     const args = ["build", "--data", resolve("test/fixtures/minimal"), "--out", "out"];
     const first = await runInProcess([...args, "--now", "2026-11-23T08:00:00Z"], dir);
     expect(first.exitCode).toBe(0);
-    const checks = join(dir, "out/_spi-static/checks.json");
-    await writeFile(checks, "[damaged");
+    const statePath = join(dir, "out/_spi-static/state.json");
+    const state = JSON.parse(await readFile(statePath, "utf8"));
+    await writeFile(statePath, JSON.stringify({ ...state, checks: "[damaged" }));
     const next = await runInProcess([...args, "--now", "2026-11-24T08:00:00Z"], dir);
     expect(next.exitCode).toBe(0);
     expect(next.stderr).toContain(
-      `spi-static: ${join("out", "_spi-static/checks.json")} is not a JSON object: ignored; the work it saves was done again, and it is rewritten`,
+      `spi-static: ${join("out", "_spi-static/state.json")} ("checks") is not a JSON object: ignored; the work it saves was done again, and it is rewritten`,
     );
-    expect(JSON.parse(await readFile(checks, "utf8"))).toBeTypeOf("object");
+    expect(JSON.parse(await readFile(statePath, "utf8")).checks).toBeTypeOf("object");
   });
 });

@@ -493,7 +493,7 @@ const otherPaths = [
   "/_routes.json",
   "/wrangler.jsonc",
   "/.assetsignore",
-  "/_spi-static/manifest.json",
+  "/_spi-static/state.json",
 ];
 for (const target of [...keyedVariants, ...otherPaths]) {
   row(`404 ${target} with a key`, target, notFound, { headers: key(KEY) });

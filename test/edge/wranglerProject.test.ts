@@ -103,7 +103,7 @@ describe("a project deployed with the real wrangler", () => {
     expect(dry.output).toMatch(/env\.ASSETS +Assets/);
     const ignored = [...dry.output.matchAll(/^Ignoring asset: (.+)$/gm)].map((m) => m[1]);
     expect(ignored).toEqual(
-      expect.arrayContaining([WORKER_PATH, ".assetsignore", "_spi-static/manifest.json"]),
+      expect.arrayContaining([WORKER_PATH, ".assetsignore", "_spi-static/state.json"]),
     );
     // Every document is uploaded: none of them is ignored.
     expect(ignored.filter((path) => /^(radiodns|_keyed)\//.test(path ?? ""))).toEqual([]);
@@ -165,7 +165,7 @@ describe("a project deployed with the real wrangler", () => {
         body: pi,
       });
       expect((await get(KEYED_SI_PATH, VALID_KEYS[0])).status).toBe(404);
-      expect((await get("_spi-static/manifest.json", VALID_KEYS[0])).status).toBe(404);
+      expect((await get("_spi-static/state.json", VALID_KEYS[0])).status).toBe(404);
     };
     await check();
 
