@@ -1,45 +1,12 @@
 #!/usr/bin/env node
-import { printableLines } from "../exit/printableText.js";
-import type { CommandIo } from "./commandIo.js";
-import { runCommandLine } from "./commandLine.js";
-import { limitHeapGrowth } from "./heapGrowth.js";
+import { fileURLToPath } from "node:url";
+import { heapGrowth } from "./heapGrowth.js";
+import { startAgain } from "./startAgain.js";
 
-// The process boundary: the real environment, streams and signals, the V8 heap's settings;
-// everything else is in runCommandLine, which the tests run in-process.
-const heapWarning = limitHeapGrowth(process.env, process.execArgv);
-if (heapWarning) process.stderr.write(`${printableLines(heapWarning)}\n`);
-const stop = new AbortController();
-const stopOnSignal = () => {
-  process.off("SIGINT", stopOnSignal);
-  process.off("SIGTERM", stopOnSignal);
-  stop.abort();
-};
-
-// A reader that closes the pipe early (`spi-static build --help | head -1`) has read what it
-// wanted: later lines are dropped and the command ends as it would have, not with a stack trace.
-let stdoutReaderGone = false;
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
-  stdoutReaderGone = true;
-});
-
-const io: CommandIo = {
-  env: process.env,
-  stdout: (lines) => stdoutReaderGone || process.stdout.write(`${lines}\n`),
-  stderr: (lines) => process.stderr.write(`${lines}\n`),
-  terminal: process.stderr.isTTY ? process.stderr : undefined,
-  stopSignal() {
-    if (!process.listeners("SIGTERM").includes(stopOnSignal)) {
-      process.on("SIGINT", stopOnSignal);
-      process.on("SIGTERM", stopOnSignal);
-    }
-    return stop.signal;
-  },
-};
-
-try {
-  process.exitCode = await runCommandLine(process.argv.slice(2), io);
-} finally {
-  process.off("SIGINT", stopOnSignal);
-  process.off("SIGTERM", stopOnSignal);
-}
+// The bin: a command that loads a data folder needs node started with a V8 flag for its heap
+// (src/cli/heapGrowth.ts), so node is started once more with it; every other run goes on here.
+// Nothing else is imported before that choice, so the first process stays small.
+const args = process.argv.slice(2);
+const { startWith } = heapGrowth(process.env, process.execArgv, args);
+if (startWith) startAgain(startWith, fileURLToPath(import.meta.url), args);
+else await import("./cliProcess.js");

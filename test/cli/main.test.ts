@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -33,21 +33,73 @@ describe("the spi-static binary", () => {
     expect(code).toBe(0);
   });
 
-  it("limits its heap's growth, says so on the memory channel, and leaves it to V8 when asked", async () => {
-    const limited = await runCli(["--version"], root, { SPI_STATIC_DEBUG: "memory" });
+  it("starts node again with the heap flag for build and validate, says so on the memory channel, and leaves it to V8 when asked", async () => {
+    const data = resolve("test/fixtures/minimal");
+    const memory = { SPI_STATIC_DEBUG: "memory" };
+    const limited = await runCli(["validate", "--data", data], root, memory);
+    expect(limited.code).toBe(0);
     expect(limited.stderr).toMatch(
-      /^spi-static debug memory: peak RSS \d+ MB; heap growth limited to 50 % \(src\/cli\/heapGrowth\.ts\)\n$/,
+      /^spi-static debug memory: peak RSS \d+ MB; heap growth limited by --heap-growing-percent=50, given to node at start-up, node started again by the bin for it \(src\/cli\/heapGrowth\.ts\)\nspi-static debug memory: node started again with --heap-growing-percent=50 \(V8 reads it at start-up\); the first process waited with a peak RSS of \d+ MB \(src\/cli\/startAgain\.ts\)\n$/,
     );
-    const asked = { SPI_STATIC_DEBUG: "memory", SPI_STATIC_HEAP_GROWTH: "0" };
-    expect((await runCli(["--version"], root, asked)).stderr).toContain(
-      "heap growth left to V8 (SPI_STATIC_HEAP_GROWTH=0)",
+    // A flag given to node is kept, and no second process is started for it.
+    const byNode = await runCli(["validate", "--data", data], root, memory, [
+      "--heap-growing-percent=30",
+    ]);
+    expect(byNode.stderr).toMatch(
+      /^spi-static debug memory: peak RSS \d+ MB; heap growth limited by --heap-growing-percent=30, given to node at start-up \(src\/cli\/heapGrowth\.ts\)\n$/,
     );
-    expect((await runCli(["--version"], root)).stderr).toBe("");
-    const mistyped = await runCli(["--version"], root, { SPI_STATIC_HEAP_GROWTH: "half" });
+    const leftToV8 = { ...memory, SPI_STATIC_HEAP_GROWTH: "0" };
+    expect((await runCli(["validate", "--data", data], root, leftToV8)).stderr).toMatch(
+      /^spi-static debug memory: peak RSS \d+ MB; heap growth left to V8 \(SPI_STATIC_HEAP_GROWTH=0\) \(src\/cli\/heapGrowth\.ts\)\n$/,
+    );
+    expect((await runCli(["--version"], root, memory)).stderr).toMatch(
+      /^spi-static debug memory: peak RSS \d+ MB; heap growth left to V8 \(only build and validate limit it\) \(src\/cli\/heapGrowth\.ts\)\n$/,
+    );
+    expect((await runCli(["validate", "--data", data], root)).stderr).toBe("");
+    const mistyped = await runCli(["validate", "--data", data], root, {
+      SPI_STATIC_HEAP_GROWTH: "half",
+    });
     expect(mistyped.code).toBe(0);
     expect(mistyped.stderr).toBe(
       "spi-static: SPI_STATIC_HEAP_GROWTH=half is not a percent (0 to 9999); using 50\n",
     );
+  });
+
+  it("ends as the node it started again ends: same exit code, same output as run directly", async () => {
+    const args = ["validate", "--data", resolve("test/fixtures/broken")];
+    const again = await runCli(args, root);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("has no provider.yaml");
+    expect(await runCli(args, root, { SPI_STATIC_HEAP_GROWTH: "0" })).toEqual(again);
+  });
+
+  it("ends the build it started again when it is killed with SIGKILL (no build goes on unseen)", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        resolve("dist/cli/main.js"),
+        "build",
+        "--data",
+        resolve("data"),
+        "--out",
+        join(root, "out-killed"),
+      ],
+      { env: { ...process.env, SPI_STATIC_DEBUG: "all" } },
+    );
+    const first = child.pid as number;
+    // The first debug line comes from the second process: it is under way.
+    await new Promise((started) => child.stderr.once("data", started));
+    const second = Number((await readFile(`/proc/${first}/task/${first}/children`, "utf8")).trim());
+    expect(second).toBeGreaterThan(0);
+    child.kill("SIGKILL");
+    await new Promise((done) => child.on("exit", done));
+    // Gone within seconds: the channel it waits on closes with the first process.
+    let alive = true;
+    for (let tries = 0; alive && tries < 100; tries++) {
+      await new Promise((wait) => setTimeout(wait, 50));
+      alive = await running(second);
+    }
+    expect(alive).toBe(false);
   });
 
   it("exits 2 on an unknown option: the error and where the help is on stderr, not the help", async () => {
@@ -87,3 +139,10 @@ describe("the spi-static binary", () => {
     expect(ended).toEqual({ code: null, signal: "SIGTERM" });
   });
 });
+
+/** Whether a process runs (a zombie waiting to be reaped does not). */
+async function running(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const state = /\) (\S)/.exec(stat)?.[1];
+  return state !== undefined && state !== "Z";
+}
