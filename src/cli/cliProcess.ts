@@ -3,19 +3,21 @@ import { printableLines } from "../exit/printableText.js";
 import type { CommandIo } from "./commandIo.js";
 import { runCommandLine } from "./commandLine.js";
 import { heapGrowth } from "./heapGrowth.js";
-import { startedAgain } from "./startAgain.js";
 
 // The process boundary (main.ts imports it once the heap's setting is in place): the real
 // environment, streams and signals; everything else is in runCommandLine, which the tests run
 // in-process.
-const again = startedAgain(process.env);
-const heap = heapGrowth(process.env, process.execArgv, process.argv.slice(2));
+const { execve } = process as { execve?: unknown };
+const heap = heapGrowth(process.env, process.execArgv, process.argv.slice(2), execve !== undefined);
 if (heap.warning) process.stderr.write(`${printableLines(heap.warning)}\n`);
 process.once("exit", () =>
   debug("memory", () => {
     const peak = Math.round(process.resourceUsage().maxRSS / 1024);
-    const how = again ? ", node started again by the bin for it" : "";
-    return `peak RSS ${peak} MB; heap growth ${heap.description}${how} (src/cli/heapGrowth.ts)`;
+    // Still to start with a flag here: process.execve failed in main.ts (and said why).
+    const how = heap.startWith
+      ? `left to V8 (node could not restart with ${heap.startWith})`
+      : heap.description;
+    return `peak RSS ${peak} MB; heap growth ${how} (src/cli/heapGrowth.ts)`;
   }),
 );
 const stop = new AbortController();

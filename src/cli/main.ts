@@ -1,12 +1,22 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
 import { heapGrowth } from "./heapGrowth.js";
-import { startAgain } from "./startAgain.js";
+
+/** process.execve (Node 22.15 and later; not in @types/node 20): replaces this process. */
+type Execve = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
+const { execve } = process as { execve?: Execve };
 
 // The bin: a command that loads a data folder needs node started with a V8 flag for its heap
-// (src/cli/heapGrowth.ts), so node is started once more with it; every other run goes on here.
-// Nothing else is imported before that choice, so the first process stays small.
+// (src/cli/heapGrowth.ts), so this process becomes node started with it: the same pid, streams,
+// signals and exit status. Nothing else is loaded before that choice.
 const args = process.argv.slice(2);
-const { startWith } = heapGrowth(process.env, process.execArgv, args);
-if (startWith) startAgain(startWith, fileURLToPath(import.meta.url), args);
-else await import("./cliProcess.js");
+const { startWith } = heapGrowth(process.env, process.execArgv, args, execve !== undefined);
+if (startWith && execve) {
+  const script = fileURLToPath(import.meta.url);
+  execve(
+    process.execPath,
+    [process.execPath, ...process.execArgv, startWith, script, ...args],
+    process.env,
+  );
+}
+await import("./cliProcess.js");
