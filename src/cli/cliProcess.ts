@@ -13,11 +13,7 @@ if (heap.warning) process.stderr.write(`${printableLines(heap.warning)}\n`);
 process.once("exit", () =>
   debug("memory", () => {
     const peak = Math.round(process.resourceUsage().maxRSS / 1024);
-    // Still to start with a flag here: process.execve failed in main.ts (and said why).
-    const how = heap.startWith
-      ? `left to V8 (node could not restart with ${heap.startWith})`
-      : heap.description;
-    return `peak RSS ${peak} MB; heap growth ${how} (src/cli/heapGrowth.ts)`;
+    return `peak RSS ${peak} MB; heap growth ${heap.description} (src/cli/heapGrowth.ts)`;
   }),
 );
 const stop = new AbortController();

@@ -8,7 +8,8 @@ const { execve } = process as { execve?: Execve };
 
 // The bin: a command that loads a data folder needs node started with a V8 flag for its heap
 // (src/cli/heapGrowth.ts), so this process becomes node started with it: the same pid, streams,
-// signals and exit status. Nothing else is loaded before that choice.
+// signals and exit status. Nothing else is loaded before that choice. execve does not return:
+// node aborts if it fails, as a shell's exec would.
 const args = process.argv.slice(2);
 const { startWith } = heapGrowth(process.env, process.execArgv, args, execve !== undefined);
 if (startWith && execve) {
