@@ -1,23 +1,43 @@
 #!/usr/bin/env node
-import { fileURLToPath } from "node:url";
-import { heapGrowth } from "./heapGrowth.js";
+import type { CommandIo } from "./commandIo.js";
+import { runCommandLine } from "./commandLine.js";
+import { reportMemoryAtExit } from "./heapGrowth.js";
 
-/** process.execve (Node 22.15 and later; not in @types/node 20): replaces this process. */
-type Execve = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
-const { execve } = process as { execve?: Execve };
+// The process boundary: the real environment, streams and signals; everything else is in
+// runCommandLine, which the tests run in-process.
+reportMemoryAtExit(process.execArgv);
+const stop = new AbortController();
+const stopOnSignal = () => {
+  process.off("SIGINT", stopOnSignal);
+  process.off("SIGTERM", stopOnSignal);
+  stop.abort();
+};
 
-// The bin: a command that loads a data folder needs node started with a V8 flag for its heap
-// (src/cli/heapGrowth.ts), so this process becomes node started with it: the same pid, streams,
-// signals and exit status. Nothing else is loaded before that choice. execve does not return:
-// node aborts if it fails, as a shell's exec would.
-const args = process.argv.slice(2);
-const { startWith } = heapGrowth(process.env, process.execArgv, args, execve !== undefined);
-if (startWith && execve) {
-  const script = fileURLToPath(import.meta.url);
-  execve(
-    process.execPath,
-    [process.execPath, ...process.execArgv, startWith, script, ...args],
-    process.env,
-  );
+// A reader that closes the pipe early (`spi-static build --help | head -1`) has read what it
+// wanted: later lines are dropped and the command ends as it would have, not with a stack trace.
+let stdoutReaderGone = false;
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  stdoutReaderGone = true;
+});
+
+const io: CommandIo = {
+  env: process.env,
+  stdout: (lines) => stdoutReaderGone || process.stdout.write(`${lines}\n`),
+  stderr: (lines) => process.stderr.write(`${lines}\n`),
+  terminal: process.stderr.isTTY ? process.stderr : undefined,
+  stopSignal() {
+    if (!process.listeners("SIGTERM").includes(stopOnSignal)) {
+      process.on("SIGINT", stopOnSignal);
+      process.on("SIGTERM", stopOnSignal);
+    }
+    return stop.signal;
+  },
+};
+
+try {
+  process.exitCode = await runCommandLine(process.argv.slice(2), io);
+} finally {
+  process.off("SIGINT", stopOnSignal);
+  process.off("SIGTERM", stopOnSignal);
 }
-await import("./cliProcess.js");
