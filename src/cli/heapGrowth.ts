@@ -1,46 +1,26 @@
-import { setFlagsFromString } from "node:v8";
 import { debug } from "../debug/debugLog.js";
 
-/**
- * How far V8 lets a heap grow past what its last full collection kept, in percent, for every
- * thread of the process (the parse workers too). Left to itself V8 grows it up to 4× while
- * collecting is cheap, and a build's garbage (each service laid out, each file parsed) lives
- * long enough to reach the old generation: a 1000-service nightly build peaked at 340–590 MB
- * for a 110 MB live heap. At 50 % it peaks at 325–340 MB, and a 100-service full build at 240
- * instead of 280 MB, for about 10 % more CPU time (BENCHMARKS.md, "Speed, round five").
- * `SPI_STATIC_HEAP_GROWTH=<percent>` chooses another; 0 leaves it to V8.
- */
-export const HEAP_GROWTH_PERCENT = 50;
+const FLAG = /^--heap[-_]growing[-_]percent(=|$)/;
 
 /**
- * Sets the limit for this process, unless node was started with one. V8 reads it at each
- * collection, so setting it after start-up takes effect (node refuses it in NODE_OPTIONS).
- * Returns a warning when SPI_STATIC_HEAP_GROWTH is not a percent (the default is used).
+ * How the heap grows past what its last full collection kept: V8's own rule, unless node was
+ * started with `--heap-growing-percent` (V8 reads its flags at start-up only; node refuses this
+ * one in NODE_OPTIONS). The CLI used to set 50 % after start-up, which Node documents as
+ * unpredictable. Given at start-up instead (node restarting itself with process.execve), it
+ * saved no memory on Node 24 and made builds slower, and Node 20 has no way to do it in one
+ * process, so the CLI sets nothing (BENCHMARKS.md, "Issue 23, heap and memory").
  */
-export function limitHeapGrowth(
-  env: NodeJS.ProcessEnv,
-  nodeArguments: string[],
-): string | undefined {
-  const given = env.SPI_STATIC_HEAP_GROWTH;
-  const percent = given !== undefined && /^\d{1,4}$/.test(given) ? Number(given) : undefined;
-  const warning =
-    given !== undefined && given !== "" && percent === undefined
-      ? `spi-static: SPI_STATIC_HEAP_GROWTH=${given} is not a percent (0 to 9999); using ${HEAP_GROWTH_PERCENT}`
-      : undefined;
-  const byNode = nodeArguments.some((argument) => /^--heap[-_]growing[-_]percent/.test(argument));
-  const setting = byNode ? undefined : (percent ?? HEAP_GROWTH_PERCENT);
-  if (setting !== undefined) setFlagsFromString(`--heap-growing-percent=${setting}`);
+export function heapGrowthSetting(execArgv: readonly string[]): string {
+  const given = execArgv.find((argument) => FLAG.test(argument));
+  return given ? `limited by ${given}, given to node at start-up` : "V8's own rule";
+}
+
+/** `SPI_STATIC_DEBUG=memory`: the peak RSS and the heap's growth setting, when the process ends. */
+export function reportMemoryAtExit(execArgv: readonly string[]): void {
   process.once("exit", () =>
     debug("memory", () => {
       const peak = Math.round(process.resourceUsage().maxRSS / 1024);
-      const growth =
-        setting === undefined
-          ? "as node's --heap-growing-percent set it"
-          : setting === 0
-            ? "left to V8 (SPI_STATIC_HEAP_GROWTH=0)"
-            : `limited to ${setting} %`;
-      return `peak RSS ${peak} MB; heap growth ${growth} (src/cli/heapGrowth.ts)`;
+      return `peak RSS ${peak} MB; heap growth: ${heapGrowthSetting(execArgv)} (src/cli/heapGrowth.ts)`;
     }),
   );
-  return warning;
 }

@@ -1,13 +1,11 @@
 #!/usr/bin/env node
-import { printableLines } from "../exit/printableText.js";
 import type { CommandIo } from "./commandIo.js";
 import { runCommandLine } from "./commandLine.js";
-import { limitHeapGrowth } from "./heapGrowth.js";
+import { reportMemoryAtExit } from "./heapGrowth.js";
 
-// The process boundary: the real environment, streams and signals, the V8 heap's settings;
-// everything else is in runCommandLine, which the tests run in-process.
-const heapWarning = limitHeapGrowth(process.env, process.execArgv);
-if (heapWarning) process.stderr.write(`${printableLines(heapWarning)}\n`);
+// The process boundary: the real environment, streams and signals; everything else is in
+// runCommandLine, which the tests run in-process.
+reportMemoryAtExit(process.execArgv);
 const stop = new AbortController();
 const stopOnSignal = () => {
   process.off("SIGINT", stopOnSignal);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -33,21 +33,37 @@ describe("the spi-static binary", () => {
     expect(code).toBe(0);
   });
 
-  it("limits its heap's growth, says so on the memory channel, and leaves it to V8 when asked", async () => {
-    const limited = await runCli(["--version"], root, { SPI_STATIC_DEBUG: "memory" });
-    expect(limited.stderr).toMatch(
-      /^spi-static debug memory: peak RSS \d+ MB; heap growth limited to 50 % \(src\/cli\/heapGrowth\.ts\)\n$/,
+  it("says its peak memory and the heap's growth setting on the memory channel, and nothing without it", async () => {
+    const data = resolve("test/fixtures/minimal");
+    const memory = { SPI_STATIC_DEBUG: "memory" };
+    const own = await runCli(["validate", "--data", data], root, memory);
+    expect(own.code).toBe(0);
+    expect(own.stderr).toMatch(
+      /^spi-static debug memory: peak RSS \d+ MB; heap growth: V8's own rule \(src\/cli\/heapGrowth\.ts\)\n$/,
     );
-    const asked = { SPI_STATIC_DEBUG: "memory", SPI_STATIC_HEAP_GROWTH: "0" };
-    expect((await runCli(["--version"], root, asked)).stderr).toContain(
-      "heap growth left to V8 (SPI_STATIC_HEAP_GROWTH=0)",
+    const byNode = await runCli(["validate", "--data", data], root, memory, [
+      "--heap-growing-percent=30",
+    ]);
+    expect(byNode.code).toBe(0);
+    expect(byNode.stderr).toMatch(
+      /^spi-static debug memory: peak RSS \d+ MB; heap growth: limited by --heap-growing-percent=30, given to node at start-up \(src\/cli\/heapGrowth\.ts\)\n$/,
     );
-    expect((await runCli(["--version"], root)).stderr).toBe("");
-    const mistyped = await runCli(["--version"], root, { SPI_STATIC_HEAP_GROWTH: "half" });
-    expect(mistyped.code).toBe(0);
-    expect(mistyped.stderr).toBe(
-      "spi-static: SPI_STATIC_HEAP_GROWTH=half is not a percent (0 to 9999); using 50\n",
+    expect((await runCli(["validate", "--data", data], root)).stderr).toBe("");
+  });
+
+  it("leaves no process behind a build killed with SIGKILL (nothing publishes after its caller saw it die)", async () => {
+    const out = join(root, "out-killed");
+    const child = spawn(
+      process.execPath,
+      [resolve("dist/cli/main.js"), "build", "--data", resolve("data"), "--out", out],
+      { env: { ...process.env, SPI_STATIC_DEBUG: "all" } },
     );
+    // The first debug line: the build is under way. It runs in the process its caller started
+    // (no second process, which would go on publishing after this one was killed).
+    await new Promise((started) => child.stderr.once("data", started));
+    child.kill("SIGKILL");
+    await new Promise((done) => child.on("exit", done));
+    expect(await processesNaming(out)).toEqual([]);
   });
 
   it("exits 2 on an unknown option: the error and where the help is on stderr, not the help", async () => {
@@ -87,3 +103,15 @@ describe("the spi-static binary", () => {
     expect(ended).toEqual({ code: null, signal: "SIGTERM" });
   });
 });
+
+/** The running processes (not zombies) whose command line names `text`. */
+async function processesNaming(text: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const commandLine = await readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const state = /\) (\S)/.exec(await readFile(`/proc/${entry}/stat`, "utf8").catch(() => ""));
+    if (commandLine.includes(text) && state?.[1] !== "Z") found.push(Number(entry));
+  }
+  return found;
+}
