@@ -32,12 +32,6 @@ const PENDING_LIMIT = 4096;
 
 /** The bytes of the document being written, reused from one document to the next. */
 let scratch: Buffer | undefined;
-/**
- * The same for fragments: a PI document with episodes renders a fragment for nearly every
- * airing (82,900 in the 100-service benchmark), so a buffer of its own for each, and one for
- * each of its pieces, made allocation and GC a fifth of a build.
- */
-let fragmentScratch: Buffer | undefined;
 
 /**
  * Writes indented XML straight into UTF-8 bytes: each element on its own line, an element with
@@ -74,7 +68,10 @@ export class XmlWriter {
   private startTagOpen = false;
   /** The innermost element has child elements, so its end tag goes on a line of its own. */
   private hasChildElements = false;
-  /** Where the slots of a fragment are, in bytes, and their names; a document has none. */
+  /**
+   * Where the slots of a fragment are, as offsets into its markup (`pending`, which a fragment
+   * never encodes before it is finished), and their names; a document has none.
+   */
   private readonly slots: { at: number[]; names: string[] } | undefined;
 
   /** A document (declaration first), or a fragment whose elements sit at `depth`. */
@@ -114,23 +111,22 @@ export class XmlWriter {
     build: (xml: XmlWriter) => void,
   ): XmlFragment<SlotName> {
     const slots = { at: [] as number[], names: [] as string[] };
-    const buffer = fragmentScratch ?? Buffer.allocUnsafe(INITIAL_CAPACITY);
-    fragmentScratch = undefined;
-    const xml = new XmlWriter(depth, "", buffer, slots);
-    try {
-      build(xml);
-      if (xml.open.length > 0) throw new Error(`a fragment left <${xml.open.at(-1)}> open`);
-      // One copy for all pieces: they are views of it.
-      const bytes = copyOf(xml.finish());
-      const ends = [...slots.at, bytes.length];
-      return {
-        depth,
-        pieces: ends.map((end, i) => bytes.subarray(ends[i - 1] ?? 0, end)),
-        slotNames: slots.names as SlotName[],
-      };
-    } finally {
-      fragmentScratch = xml.bytes;
-    }
+    const xml = new XmlWriter(depth, "", NO_BYTES, slots);
+    build(xml);
+    if (xml.open.length > 0) throw new Error(`a fragment left <${xml.open.at(-1)}> open`);
+    // Fragment encoded once: a PI document with episodes renders a fragment for nearly every
+    // airing (82,900 in the 100-service benchmark). Encoding its markup at each slot made a
+    // small Buffer.write per slot, and writing it into a reused buffer an exact copy per
+    // fragment (issue 23's profile: 5 % and 4 % of rendering). One Buffer.from makes bytes of
+    // the fragment's own, small ones from Node's shared pool; the pieces are views of them.
+    const markup = xml.pending;
+    const bytes = Buffer.from(markup, "utf8");
+    const ends = [...byteOffsets(markup, bytes.length, slots.at), bytes.length];
+    return {
+      depth,
+      pieces: ends.map((end, i) => bytes.subarray(ends[i - 1] ?? 0, end)),
+      slotNames: slots.names as SlotName[],
+    };
   }
 
   /** Writes a fragment's elements inside the current element, each slot filled from `values`. */
@@ -202,11 +198,12 @@ export class XmlWriter {
 
   private write(markup: string): void {
     this.pending += markup;
-    if (this.pending.length >= PENDING_LIMIT) this.encodePending();
+    if (this.pending.length >= PENDING_LIMIT && !this.slots) this.encodePending();
   }
 
   private copy(piece: Buffer): void {
     if (piece.length === 0) return;
+    if (this.slots) throw new Error("a fragment inserted into a fragment");
     this.encodePending();
     this.reserve(piece.length);
     this.bytes.set(piece, this.length);
@@ -215,8 +212,7 @@ export class XmlWriter {
 
   private markSlot(name: string): void {
     if (!this.slots) throw new Error(`slot "${name}" outside a fragment`);
-    this.encodePending();
-    this.slots.at.push(this.length);
+    this.slots.at.push(this.pending.length);
     this.slots.names.push(name);
   }
 
@@ -240,6 +236,20 @@ export class XmlWriter {
     this.encodePending();
     return this.bytes.subarray(0, this.length);
   }
+}
+
+/** A fragment's writer has no bytes: its markup is encoded when it is finished. */
+const NO_BYTES = Buffer.alloc(0);
+
+/** The UTF-8 byte offsets of `offsets` into `markup` (UTF-16), which encodes to `byteLength` bytes. */
+function byteOffsets(markup: string, byteLength: number, offsets: number[]): number[] {
+  // All ASCII (nearly always): each character is one byte.
+  if (byteLength === markup.length) return offsets;
+  let bytes = 0;
+  return offsets.map((offset, i) => {
+    bytes += Buffer.byteLength(markup.slice(offsets[i - 1] ?? 0, offset), "utf8");
+    return bytes;
+  });
 }
 
 function newLine(depth: number): string {

@@ -75,6 +75,32 @@ describe("XmlWriter", () => {
     );
   });
 
+  it("fills slots after text of two, three and four UTF-8 bytes a character", () => {
+    const fragment = XmlWriter.fragment<"a" | "b">(1, (xml) => {
+      xml
+        .ele("p")
+        .ele("n")
+        .txt("Zürich")
+        .up()
+        .ele("t", { a: slot("a") })
+        .up();
+      xml
+        .ele("n")
+        .txt("€ 🎵 Genève")
+        .up()
+        .ele("t", { b: slot("b"), c: "ö" })
+        .up()
+        .up();
+    });
+    const text = XmlWriter.document((xml) => {
+      xml.ele("root").insert(fragment, { a: "1", b: "é2" });
+    }).toString("utf8");
+    expect(text).toBe(
+      `${DECLARATION}\n<root>\n  <p>\n    <n>Zürich</n>\n    <t a="1"/>` +
+        '\n    <n>€ 🎵 Genève</n>\n    <t b="é2" c="ö"/>\n  </p>\n</root>\n',
+    );
+  });
+
   it("writes what its doc comment's example says", () => {
     const item = XmlWriter.fragment<"id">(1, (xml) => {
       xml
