@@ -19,4 +19,12 @@ describe("deriveNames", () => {
     expect(truncateWithEllipsis("Größte Hits der 80er 🎸🎸", 16)).toBe("Größte Hits der…");
     expect(Array.from(truncateWithEllipsis("🎸".repeat(20), 16))).toHaveLength(16);
   });
+
+  it("keeps a text of exactly the limit in characters, longer in UTF-16 units", () => {
+    expect(truncateWithEllipsis("🎸".repeat(16), 16)).toBe("🎸".repeat(16));
+    expect(truncateWithEllipsis("Hits 🎸🎸 der 80er", 16)).toBe("Hits 🎸🎸 der 80er");
+    expect(truncateWithEllipsis("🎸".repeat(17), 16)).toBe(`${"🎸".repeat(15)}…`);
+    expect(truncateWithEllipsis("abcdefghijklmnop", 16)).toBe("abcdefghijklmnop");
+    expect(truncateWithEllipsis("abcdefghijklmnopq", 16)).toBe("abcdefghijklmno…");
+  });
 });
