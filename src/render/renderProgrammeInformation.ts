@@ -10,7 +10,6 @@ import {
   writeGenres,
   writeKeywords,
   writeLinks,
-  writeMultimedia,
   writeNames,
 } from "./spiElements.js";
 import { formatSpiDuration, formatSpiTime } from "./spiTime.js";
@@ -89,6 +88,14 @@ interface ProgrammeFragment {
  */
 export class ProgrammeFragments {
   private readonly byContent = new WeakMap<Show, ProgrammeFragment[]>();
+  /**
+   * Each image's multimedia attributes, worked out once: an episode is a new content for every
+   * airing but keeps its show's image objects, and the MIME type from the URL's extension, the
+   * size split in two and the attributes filtered were 4 % of rendering (issue 23). Keyed by
+   * the model's (read-only) image object, and kept with the fragments for one service of one
+   * build, so no other input can meet an entry.
+   */
+  private readonly multimediaByImage = new WeakMap<Image, Record<string, string>>();
   /** Programme elements rendered (of them, for episodes), and airings filled in from one before. */
   rendered = 0;
   renderedEpisodes = 0;
@@ -114,17 +121,37 @@ export class ProgrammeFragments {
       }
     }
     const fragment = XmlWriter.fragment<AiringSlot>(PROGRAMME_DEPTH, (xml) =>
-      writeProgramme(xml, programme, language),
+      writeProgramme(xml, programme, language, (image) => this.multimedia(image)),
     );
     known.push({ groupCrid, language, eventOffsets, fragment });
     this.rendered++;
     if (programme.episode) this.renderedEpisodes++;
     return fragment;
   }
+
+  private multimedia(image: Image): Record<string, string> {
+    let attrs = this.multimediaByImage.get(image);
+    if (!attrs) {
+      const [width, height] = image.size.split("x");
+      const mimeValue = image.mimeValue ?? imageMimeType(image.url);
+      attrs = attributes({ url: image.url, mimeValue, width, height });
+      this.multimediaByImage.set(image, attrs);
+    }
+    return attrs;
+  }
 }
 
+type Image = NonNullable<Show["images"]>[number];
+/** An image's multimedia attributes (see ProgrammeFragments.multimedia). */
+type MultimediaOf = (image: Image) => Readonly<Record<string, string>>;
+
 /** `language` is the service's: the PI document's and that of the programme's own texts. */
-function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, language: string) {
+function writeProgramme(
+  xml: XmlWriter,
+  programme: ProgrammeInstance,
+  language: string,
+  multimediaOf: MultimediaOf,
+) {
   const { content, groupCrid, events } = programme;
   xml.ele("programme", { id: slot("crid"), shortId: slot("shortId") });
   const texts = textVersions(content, language, language);
@@ -135,7 +162,7 @@ function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, language: 
     .up()
     .up();
   if (content.onDemand) writeOnDemand(xml, content.onDemand);
-  writeProgrammeText(xml, content, texts);
+  writeProgrammeText(xml, content, texts, multimediaOf);
   xml.ele("memberOf", { id: groupCrid, shortId: slot("groupShortId") }).up();
   if (content.website) {
     const description = websiteLabel(language);
@@ -164,7 +191,7 @@ function writeProgramme(xml: XmlWriter, programme: ProgrammeInstance, language: 
       })
       .up()
       .up();
-    writeProgrammeText(xml, event, eventTexts);
+    writeProgrammeText(xml, event, eventTexts, multimediaOf);
     writeLinks(xml, eventTexts);
     xml.up();
   });
@@ -176,16 +203,11 @@ function writeProgrammeText(
   xml: XmlWriter,
   own: OwnTexts & Pick<Show, "images" | "genres">,
   texts: ReturnType<typeof textVersions>,
+  multimediaOf: MultimediaOf,
 ) {
   writeDescriptions(xml, texts);
   for (const image of own.images ?? []) {
-    const [width, height] = image.size.split("x");
-    writeMultimedia(xml, {
-      url: image.url,
-      mimeValue: image.mimeValue ?? imageMimeType(image.url),
-      width,
-      height,
-    });
+    xml.ele("mediaDescription").ele("multimedia", multimediaOf(image)).up().up();
   }
   writeGenres(xml, own.genres ?? []);
   writeKeywords(xml, texts);
