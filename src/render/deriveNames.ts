@@ -29,8 +29,12 @@ export function deriveNames(names: Names): { short?: string; medium: string; lon
   };
 }
 
-/** The same for a translation, which may give any of the three names. */
+/**
+ * The same for a translation, which may give any of the three names. Copies the names only
+ * when there is a mediumName to derive: each programme element's names pass here (issue 23).
+ */
 export function deriveSomeNames(names: Partial<Names>): Partial<Names> {
-  const { long } = names;
-  return long === undefined ? names : deriveNames({ ...names, long });
+  const { long, medium } = names;
+  if (long === undefined || medium !== undefined) return names;
+  return { ...names, medium: truncateWithEllipsis(long, NAME_LENGTHS.medium) };
 }

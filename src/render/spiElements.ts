@@ -33,12 +33,12 @@ export function textElement(
  * shortName and a mediumName in it and for a programme a mediumName.
  */
 export function writeNames(xml: XmlWriter, versions: readonly TextVersion[]) {
-  const names = versions.map((v) => ({ lang: v.lang, ...deriveSomeNames(v.name ?? {}) }));
+  const names = versions.map((v) => deriveSomeNames(v.name ?? {}));
   for (const length of ["short", "medium", "long"] as const) {
-    for (const name of names) {
-      const text = name[length];
-      if (text) textElement(xml, `${length}Name`, text, name.lang);
-    }
+    versions.forEach(({ lang }, i) => {
+      const text = names[i]?.[length];
+      if (text) textElement(xml, `${length}Name`, text, lang);
+    });
   }
 }
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { deriveNames, truncateWithEllipsis } from "../../src/render/deriveNames.js";
+import {
+  deriveNames,
+  deriveSomeNames,
+  truncateWithEllipsis,
+} from "../../src/render/deriveNames.js";
 
 describe("deriveNames", () => {
   it("derives mediumName from the long name, cut to 16 characters with the ellipsis", () => {
@@ -26,5 +30,17 @@ describe("deriveNames", () => {
     expect(truncateWithEllipsis("🎸".repeat(17), 16)).toBe(`${"🎸".repeat(15)}…`);
     expect(truncateWithEllipsis("abcdefghijklmnop", 16)).toBe("abcdefghijklmnop");
     expect(truncateWithEllipsis("abcdefghijklmnopq", 16)).toBe("abcdefghijklmno…");
+  });
+
+  it("derives a translation's mediumName only from a long name it gives", () => {
+    expect(deriveSomeNames({ long: "Le Briefing du matin avec Lea" })).toEqual({
+      long: "Le Briefing du matin avec Lea",
+      medium: "Le Briefing du…",
+    });
+    expect(deriveSomeNames({ long: "Le Briefing du matin", medium: "Briefing" })).toEqual({
+      long: "Le Briefing du matin",
+      medium: "Briefing",
+    });
+    expect(deriveSomeNames({ short: "Matin" })).toEqual({ short: "Matin" });
   });
 });
