@@ -101,6 +101,27 @@ describe("XmlWriter", () => {
     );
   });
 
+  it("keeps each fragment's bytes when later fragments, small or larger than a slab, follow", () => {
+    const small = (text: string) =>
+      XmlWriter.fragment<"id">(1, (xml) =>
+        xml
+          .ele("s", { id: slot("id") })
+          .txt(text)
+          .up(),
+      );
+    const first = small("eins");
+    const huge = XmlWriter.fragment(1, (xml) => xml.ele("h").txt("ä".repeat(100_000)).up());
+    const others = Array.from({ length: 100 }, (_, i) => small(`n${i} ${"x".repeat(1000)}`));
+    const text = XmlWriter.document((xml) => {
+      xml.ele("root").insert(first, { id: "1" }).insert(huge);
+      xml.insert(others[99] as typeof first, { id: "99" });
+    }).toString("utf8");
+    expect(text).toBe(
+      `${DECLARATION}\n<root>\n  <s id="1">eins</s>\n  <h>${"ä".repeat(100_000)}</h>` +
+        `\n  <s id="99">n99 ${"x".repeat(1000)}</s>\n</root>\n`,
+    );
+  });
+
   it("writes what its doc comment's example says", () => {
     const item = XmlWriter.fragment<"id">(1, (xml) => {
       xml
