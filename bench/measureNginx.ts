@@ -1,15 +1,13 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { connect, createServer } from "node:net";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { EdgeCase } from "./measureEdge.js";
+import { freePort, NGINX, NJS_MODULE, startNginx } from "./nginxProcess.js";
 
 const run = promisify(execFile);
-const NGINX = "/usr/sbin/nginx";
-const NJS_MODULE = "/usr/lib/nginx/modules/ngx_http_js_module.so";
 const WRK = "/usr/bin/wrk";
 
 export interface NginxFigure {
@@ -50,7 +48,12 @@ export async function measureNginx(
     ...[cli, "nginx", "--out", outDir, "--dir", join(prefix, "conf")],
     ...["--listen", `127.0.0.1:${port}`, "--now", now],
   ]);
-  const nginx = await startNginx(prefix, port);
+  const nginx = await startNginx({
+    httpBody: `    include ${join(prefix, "conf", "spi-static.conf")};`,
+    readyPort: port,
+    prefix,
+    logLevel: "warn",
+  });
   try {
     const figures: NginxFigure[] = [];
     for (const { name, path, headers, status } of cases) {
@@ -60,7 +63,7 @@ export async function measureNginx(
       if (answer.status !== status)
         throw new Error(`nginx, ${name}: ${answer.status} instead of ${status}`);
       const header = Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]);
-      const worker = await workerPid(nginx.pid as number);
+      const worker = await workerPid(nginx.pid);
       const cpuBefore = await cpuTicks(worker);
       const { stdout } = await run(WRK, [
         ...["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", ...header, url],
@@ -78,7 +81,7 @@ export async function measureNginx(
     }
     return figures;
   } finally {
-    nginx.kill("SIGTERM");
+    await nginx.stop();
   }
 }
 
@@ -119,57 +122,4 @@ function wrkFigures(output: string) {
     non2xx: number(/Non-2xx or 3xx responses: (\d+)/),
     socketErrors: errors ? errors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
   };
-}
-
-async function startNginx(prefix: string, port: number): Promise<ChildProcess> {
-  const temp = join(prefix, "temp");
-  await mkdir(temp);
-  const conf = join(prefix, "nginx.conf");
-  const user = process.getuid?.() === 0 ? "user root;" : "";
-  await writeFile(
-    conf,
-    `load_module ${NJS_MODULE};
-${user}
-worker_processes 1;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path ${temp};
-    proxy_temp_path ${temp};
-    fastcgi_temp_path ${temp};
-    uwsgi_temp_path ${temp};
-    scgi_temp_path ${temp};
-    include ${join(prefix, "conf", "spi-static.conf")};
-}
-`,
-  );
-  const child = spawn(NGINX, ["-p", prefix, "-c", conf, "-g", "daemon off;"], { stdio: "ignore" });
-  for (let attempt = 0; !(await accepts(port)); attempt++) {
-    if (child.exitCode !== null || attempt > 200)
-      throw new Error(`nginx did not start (${prefix})`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return child;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
 }

@@ -114,7 +114,7 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
       ...["--listen", `127.0.0.1:${cliPort}`, "--now", BUILD_NOW],
     ]);
     servers.push(`include ${join(work, "cli", NGINX_FILES.server)};`);
-    nginx = await startNginx(servers.join("\n"), ports.build.http);
+    nginx = await startNginx({ httpBody: servers.join("\n"), readyPort: ports.build.http });
 
     for (const setup of setupNames) {
       const { now, apiKeySha256 } = setupOf(setup);
