@@ -1,14 +1,14 @@
-import { execFileSync, spawn } from "node:child_process";
 import { Resolver } from "node:dns/promises";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import { createServer as createHttpsServer, request as httpsRequest } from "node:https";
+import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli/runCli.js";
 import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
-import { freePort, startNsd, waitForOutput, zone } from "./nsdServer.js";
+import { freePort, startNsd, zone } from "./nsdServer.js";
+import { serveBehindTls } from "./servedSite.js";
 
 /**
  * A radio's whole lookup against real parts: NSD, a real authoritative DNS server on a
@@ -22,7 +22,6 @@ import { freePort, startNsd, waitForOutput, zone } from "./nsdServer.js";
  * NSD comes from .ci/system-packages; without it this test fails, it is never skipped.
  */
 
-const CLI = resolve("dist/cli/main.js");
 const KEY = "lookup-key-0000000001";
 const TODAY = "20261123";
 const FQDN = "rdns.aareradio.example";
@@ -78,49 +77,16 @@ async function startWorld(pi: "keyed" | "open"): Promise<Running> {
     "aareradio.example": zone("aareradio.example", srv, [`spi IN A 127.0.0.1`]),
     "radiodns.org": zone("radiodns.org", cnames),
   });
-  const serve = spawn(process.execPath, [
-    CLI,
-    "serve",
-    "--out",
+  const site = await serveBehindTls({
+    root,
     outDir,
-    "--port",
-    String(servePort),
-    "--now",
-    BUILD_NOW,
-  ]);
-  const serveExit = new Promise<void>((done) => serve.on("exit", () => done()));
-  execFileSync("openssl", [
-    ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
-    ...["-keyout", join(root, "key.pem"), "-out", join(root, "cert.pem"), "-days", "1"],
-    ...["-subj", `/CN=${SITE_HOST}`, "-addext", `subjectAltName=DNS:${SITE_HOST}`],
-  ]);
-  const certificate = await readFile(join(root, "cert.pem"), "utf8");
-  // The TLS front: every request passed as it came to the preview over loopback.
-  const front = createHttpsServer(
-    { key: await readFile(join(root, "key.pem")), cert: certificate },
-    (incoming, outgoing) => {
-      const upstream = httpRequest(
-        {
-          host: "127.0.0.1",
-          port: servePort,
-          method: incoming.method,
-          path: incoming.url,
-          headers: incoming.headers,
-        },
-        (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        },
-      );
-      upstream.on("error", () => outgoing.writeHead(502).end());
-      incoming.pipe(upstream);
-    },
-  );
-  await new Promise<void>((done) => front.listen(tlsPort, "127.0.0.1", done));
+    host: SITE_HOST,
+    servePort,
+    tlsPort,
+    originHost: false,
+  });
   const stop = async () => {
-    serve.kill("SIGTERM");
-    await new Promise((done) => front.close(done));
-    await Promise.all([nsd.stop(), serveExit]);
+    await Promise.all([nsd.stop(), site.stop()]);
     await rm(root, { recursive: true, force: true });
   };
   const world: Running = {
@@ -128,12 +94,11 @@ async function startWorld(pi: "keyed" | "open"): Promise<Running> {
     outDir,
     servePort,
     tlsPort,
-    certificate,
+    certificate: site.certificate,
     resolver: new Resolver(),
     stop,
   };
   running.push(world);
-  await waitForOutput(serve, "PI:", "spi-static serve");
   world.resolver.setServers([`127.0.0.1:${nsd.port}`]);
   return world;
 }

@@ -1,15 +1,13 @@
-import { execFileSync, spawn } from "node:child_process";
 import { Resolver } from "node:dns/promises";
 import { cp, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli/runCli.js";
 import { BUILD_NOW, DATA_DIR } from "../edge/builtSite.js";
-import { freePort, startNsd, waitForOutput, zone } from "./nsdServer.js";
+import { freePort, startNsd, zone } from "./nsdServer.js";
 import { type Network, RadioDnsClient } from "./radiodnsClient.js";
+import { serveBehindTls } from "./servedSite.js";
 
 /**
  * A radio finds and shows the guide of a project as `spi-static` leaves it by default — the
@@ -21,7 +19,6 @@ import { type Network, RadioDnsClient } from "./radiodnsClient.js";
  * behaves as the open-source clients in use do: `_radioepg` only, plain HTTP, no key.
  */
 
-const CLI = resolve("dist/cli/main.js");
 const KEY = "receiver-key-00000001";
 const DAY = "20261123";
 
@@ -82,41 +79,9 @@ async function startWorld(name: string, project: (root: string) => Promise<void>
 
   const servePort = await freePort();
   const tlsPort = await freePort();
-  const serve = spawn(process.execPath, [
-    ...[CLI, "serve", "--out", outDir, "--port", String(servePort), "--now", BUILD_NOW],
-  ]);
-  const serveExit = new Promise<void>((done) => serve.on("exit", () => done()));
   const [host = ""] = hosts;
-  execFileSync("openssl", [
-    ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
-    ...["-keyout", join(root, "key.pem"), "-out", join(root, "cert.pem"), "-days", "1"],
-    ...["-subj", `/CN=${host}`, "-addext", `subjectAltName=DNS:${host}`],
-  ]);
-  const certificate = await readFile(join(root, "cert.pem"), "utf8");
   // The TLS front passes each request to the preview as a CDN passes it to its origin.
-  const front = createHttpsServer(
-    { key: await readFile(join(root, "key.pem")), cert: certificate },
-    (incoming, outgoing) => {
-      const headers = { ...incoming.headers, host: `127.0.0.1:${servePort}` };
-      const upstream = httpRequest(
-        {
-          host: "127.0.0.1",
-          port: servePort,
-          method: incoming.method,
-          path: incoming.url,
-          headers,
-        },
-        (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        },
-      );
-      upstream.on("error", () => outgoing.writeHead(502).end());
-      incoming.pipe(upstream);
-    },
-  );
-  await new Promise<void>((done) => front.listen(tlsPort, "127.0.0.1", done));
-  await waitForOutput(serve, "PI:", "spi-static serve");
+  const site = await serveBehindTls({ root, outDir, host, servePort, tlsPort, originHost: true });
 
   const resolver = new Resolver();
   resolver.setServers([`127.0.0.1:${nsd.port}`]);
@@ -130,7 +95,7 @@ async function startWorld(name: string, project: (root: string) => Promise<void>
     fqdn,
     resolver,
     dialled,
-    certificate,
+    certificate: site.certificate,
     network: (address, port) => {
       dialled.push(port);
       const to = routes.get(port);
@@ -140,9 +105,7 @@ async function startWorld(name: string, project: (root: string) => Promise<void>
       return { host: "127.0.0.1", port: to };
     },
     stop: async () => {
-      serve.kill("SIGTERM");
-      await new Promise((done) => front.close(done));
-      await Promise.all([nsd.stop(), serveExit]);
+      await Promise.all([nsd.stop(), site.stop()]);
       await rm(root, { recursive: true, force: true });
     },
   };
