@@ -4,8 +4,9 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "./loopbackPort.js";
 import type { EdgeCase } from "./measureEdge.js";
-import { freePort, NGINX, NJS_MODULE, startNginx } from "./nginxProcess.js";
+import { NGINX, NJS_MODULE, startNginx } from "./nginxProcess.js";
 
 const run = promisify(execFile);
 const WRK = "/usr/bin/wrk";

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -10,16 +10,6 @@ import { join } from "node:path";
  */
 export const NGINX = "/usr/sbin/nginx";
 export const NJS_MODULE = "/usr/lib/nginx/modules/ngx_http_js_module.so";
-
-/** A port free on 127.0.0.1 now (the kernel's pick), for nginx to listen on. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 export interface RunningNginx {
   prefix: string;

@@ -1,34 +1,15 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createSocket } from "node:dgram";
 import { writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "../../bench/loopbackPort.js";
+
+export { freePort };
 
 /**
  * NSD, a real authoritative DNS server, on a free loopback port, serving zones the test writes:
  * what a radio's resolver would reach. Shared by the lookup test and the receiver test. NSD
  * comes from .ci/system-packages; without it these tests fail, they are never skipped.
  */
-
-/** A free port on 127.0.0.1 (TCP and UDP both, as NSD listens on both). */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((done, fail) => {
-      const server = createServer();
-      server.once("error", fail);
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address();
-        server.close(() => done(typeof address === "object" && address ? address.port : 0));
-      });
-    });
-    const udpFree = await new Promise<boolean>((done) => {
-      const socket = createSocket("udp4");
-      socket.once("error", () => done(false));
-      socket.bind(port, "127.0.0.1", () => socket.close(() => done(true)));
-    });
-    if (udpFree) return port;
-  }
-}
 
 /** A zone file: SOA, NS, the name server's address, then `extra` and `records` as given. */
 export function zone(origin: string, records: string[], extra: string[] = []): string {
@@ -64,7 +45,7 @@ export interface RunningNsd {
 
 /** Writes each zone into `root` (checked by nsd-checkzone first) and starts NSD on them. */
 export async function startNsd(root: string, zones: Record<string, string>): Promise<RunningNsd> {
-  const port = await freePort();
+  const port = await freePort({ udp: true });
   for (const [name, text] of Object.entries(zones)) {
     await writeFile(join(root, `${name}.zone`), text);
     // NSD's own parser accepts the generated lines as zone-file syntax.

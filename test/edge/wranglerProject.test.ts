@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../bench/loopbackPort.js";
 import { WORKER_PATH } from "../../src/edge/edgeFiles.js";
 import { KEYED_SI_PATH } from "../../src/site/siteContract.js";
 import { runInProcess } from "../cli/runInProcess.js";
@@ -29,15 +30,6 @@ let proxied = 0;
 let dev: ChildProcess | undefined;
 let devOutput = "";
 let today = "";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const address = server.address();
-  await new Promise((done) => server.close(done));
-  if (typeof address !== "object" || address === null) throw new Error("no port");
-  return address.port;
-}
 
 function wranglerEnv(): NodeJS.ProcessEnv {
   const trap = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { NGINX, NJS_MODULE } from "../../bench/nginxProcess.js";
 
-export { freePort, type RunningNginx, startNginx } from "../../bench/nginxProcess.js";
+export { freePort } from "../../bench/loopbackPort.js";
+export { type RunningNginx, startNginx } from "../../bench/nginxProcess.js";
 
 const run = promisify(execFile);
 
