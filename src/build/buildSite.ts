@@ -56,7 +56,7 @@ import { observeState, type SeenFile, seeUnchanged } from "./fileState.js";
 import { refuseHostChange } from "./hostChange.js";
 import { openInputCacheFolder } from "./inputCacheFolder.js";
 import { type InputsRecord, readInputsRecord } from "./inputsRecord.js";
-import { readKeptServices } from "./keptServices.js";
+import { readKeptServices, recordServiceRoutes } from "./keptServices.js";
 import {
   findUpToDateSite,
   holdOutputFolder,
@@ -230,15 +230,14 @@ async function buildLocked(
     }
     const { broadcaster } = scheduled;
     const { radiodnsHost } = broadcaster.provider;
-    refuseHostChange(outDir, state.owned, radiodnsHost, changeHost, publishedFqdns(broadcaster));
-    // A service that broke keeps last night's PI files and SI entry: one typo never takes it off air.
-    const kept = readKeptServices(
-      outDir,
-      state.owned,
-      radiodnsHost,
-      keepGoing ? brokenServices : [],
-    );
-    const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, kept.ids));
+    // A service that broke keeps last night's PI files, SI entry and routes: one typo never
+    // takes it off air.
+    const kept = readKeptServices(outDir, state, radiodnsHost, keepGoing ? brokenServices : []);
+    const keptFqdns = kept.routes.map(({ key }) => key.slice(0, key.lastIndexOf("/")));
+    refuseHostChange(outDir, state.owned, radiodnsHost, changeHost, [
+      ...new Set([...publishedFqdns(broadcaster), ...keptFqdns]),
+    ]);
+    const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, kept.routes));
     const { serviceInformation } = siteInputs(
       fingerprintProgram(),
       broadcaster.provider,
@@ -285,6 +284,7 @@ async function buildLocked(
     // Into the state publishSite writes: a build that stops before publishing writes none.
     known.commit();
     checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
+    recordServiceRoutes(state, broadcaster.services, kept);
     const published = await publishSite(outDir, documents, {
       ...publish,
       stamp,

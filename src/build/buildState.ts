@@ -26,7 +26,9 @@ import {
  *   state.json that cannot be read or parsed at all, and a damaged journal.
  * - `documents` (inputsRecord.ts), `checks` (checkRecord.ts), `digests` (digestRecord.ts),
  *   `stamp` (buildStamp.ts) only save work: damaged, they are ignored, said in `notes`, and
- *   written anew. Each owner checks its own entries.
+ *   written anew. Each owner checks its own entries. So is `services` (keptServices.ts: what
+ *   each service was published as), which only `--keep-going` reads; without it a broken
+ *   service is looked for under the provider's host and its id.
  *
  * The journal has a line per path a build is about to create ("owns <path>") and per version it
  * is about to publish ("version <n> <path>"), appended before each batch's files are written.
@@ -53,6 +55,7 @@ export interface BuildState {
   documents: CacheSection;
   checks: CacheSection;
   digests: CacheSection;
+  services: CacheSection;
   /** buildStamp.ts; none after a build with errors, and until the stale files are pruned. */
   stamp: CacheSection | undefined;
   /** The damaged parts that were ignored (BuildSummary.notes). */
@@ -64,7 +67,7 @@ export interface BuildState {
 /** The parts of a state, checked (from state.json, or the records before it). */
 export type StoredState = Pick<
   BuildState,
-  "owned" | "versions" | "documents" | "checks" | "digests" | "stamp"
+  "owned" | "versions" | "documents" | "checks" | "digests" | "services" | "stamp"
 >;
 
 const STATE_REMEDY =
@@ -91,6 +94,7 @@ export function readBuildState(outDir: string, notes: ShortcutNotes = []): Build
     documents: {},
     checks: {},
     digests: {},
+    services: {},
     stamp: undefined,
     ...stored,
     journaledVersions: old?.journaledVersions ?? new Map(),
@@ -130,6 +134,8 @@ function parseState(outDir: string, text: string, notes: ShortcutNotes): StoredS
     documents: cache("documents"),
     checks: cache("checks"),
     digests: cache("digests"),
+    // Absent in a state.json written before it: no note, as for a first build.
+    services: file.services === undefined ? {} : cache("services"),
     stamp: file.stamp === null ? undefined : cache("stamp"),
   };
 }
@@ -202,6 +208,7 @@ export function commitBuildState(
     ["documents", state.documents],
     ["checks", state.checks],
     ["digests", state.digests],
+    ["services", state.services],
     ["stamp", state.stamp ?? null],
   ];
   // A part per line: a reader (or diff) sees at a glance which part changed.

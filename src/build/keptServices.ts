@@ -1,12 +1,25 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { routesOf, type ServiceRoutes } from "../edge/edgeFiles.js";
+import type { Service } from "../load/broadcaster.js";
 import { serviceEntries } from "../render/carriedServices.js";
-import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../site/siteContract.js";
+import { KEYED_SI_PATH, OPEN_SI_PATH, radiodnsKey, SPI_BASE } from "../site/siteContract.js";
+import type { BuildState } from "./buildState.js";
 
-/** What a `--keep-going` build keeps of services that broke: last night's files and SI entries. */
+/**
+ * What a `--keep-going` build keeps of services that broke: last night's files, SI entries and
+ * edge routes. A broken service's files can only be found by what it was published as, which its
+ * broken data may no longer say (its own `radiodns` FQDN or serviceIdentifier, its bearers): each
+ * build records every service's routes in the state's `services` part (id → ServiceRoutes), and
+ * a service that broke is kept by its recorded routes. Without a record (a state from before it,
+ * or a damaged part, which is ignored and noted) it is looked for under the provider's host and
+ * its id, as the default radiodns is.
+ */
 export interface KeptServices {
   /** The broken services that have published PI files. */
   ids: string[];
+  /** Their routes, as recorded: the edge rules keep answering for them. */
+  routes: ServiceRoutes[];
   /** Their PI files: left in place and still owned, so a build that fixes them replaces them. */
   paths: string[];
   /** Their `<service>` elements of last night's open and keyed SI. */
@@ -14,30 +27,68 @@ export interface KeptServices {
   keyedSi: string[];
 }
 
-/** The published files and SI entries of the `broken` services, as out/ holds them now. */
+/** The published files, SI entries and routes of the `broken` services, as out/ holds them now. */
 export function readKeptServices(
   outDir: string,
-  owned: ReadonlySet<string>,
+  state: BuildState,
   radiodnsHost: string,
   broken: string[],
 ): KeptServices {
-  const ownedPaths = [...owned];
+  const recorded = recordedRoutes(state);
+  const ownedPaths = [...state.owned];
   const ids: string[] = [];
+  const routes: ServiceRoutes[] = [];
   const paths: string[] = [];
-  for (const id of broken) {
-    const prefix = `${SPI_BASE}/id/${radiodnsHost}/${id}/`;
+  for (const name of broken) {
+    // A service file that does not parse names no id: the load stage names it by its path, and
+    // its id is its file's name (data/services/<id>.yaml, the data folder's layout).
+    const id = name.endsWith(".yaml") ? basename(name, ".yaml") : name;
+    const route = recorded.get(id) ?? {
+      key: radiodnsKey({ fqdn: radiodnsHost, serviceIdentifier: id }),
+      bearers: [],
+    };
+    const folder = `${SPI_BASE}/id/${route.key}/`;
     // Its made logos too (src/logos): the SI entry kept names them.
     const logos = `logos/services/${id}/`;
-    const own = ownedPaths.filter((path) => path.startsWith(prefix) || path.startsWith(logos));
+    const own = ownedPaths.filter((path) => path.startsWith(folder) || path.startsWith(logos));
     if (own.length === 0) continue;
     ids.push(id);
+    routes.push(route);
     paths.push(...own);
   }
+  const keys = new Set(routes.map(({ key }) => key));
   const entriesOf = (path: string) => {
     const si = readOptional(join(outDir, path));
-    return si === undefined ? [] : [...serviceEntries(si, new Set(ids)).values()];
+    return si === undefined ? [] : [...serviceEntries(si, keys).values()];
   };
-  return { ids, paths, openSi: entriesOf(OPEN_SI_PATH), keyedSi: entriesOf(KEYED_SI_PATH) };
+  return { ids, routes, paths, openSi: entriesOf(OPEN_SI_PATH), keyedSi: entriesOf(KEYED_SI_PATH) };
+}
+
+/** Into the state this build writes: the routes of every service it publishes or keeps. */
+export function recordServiceRoutes(
+  state: BuildState,
+  published: readonly Service[],
+  kept: KeptServices,
+): void {
+  const record: Record<string, ServiceRoutes> = {};
+  kept.ids.forEach((id, i) => {
+    record[id] = kept.routes[i] as ServiceRoutes;
+  });
+  for (const service of published) record[service.id] = routesOf(service);
+  state.services = record;
+}
+
+/** The recorded routes by service id; an entry of another shape is not used. */
+function recordedRoutes(state: BuildState): Map<string, ServiceRoutes> {
+  const routes = new Map<string, ServiceRoutes>();
+  for (const [id, entry] of Object.entries(state.services)) {
+    const { key, bearers } = (entry ?? {}) as Partial<ServiceRoutes>;
+    const isKey = typeof key === "string" && /^[^/\s]+\/[^/\s]+$/.test(key);
+    if (isKey && Array.isArray(bearers) && bearers.every((b) => typeof b === "string")) {
+      routes.set(id, { key, bearers });
+    }
+  }
+  return routes;
 }
 
 function readOptional(path: string): string | undefined {

@@ -149,6 +149,8 @@ export function readOldState(outDir: string, notes: ShortcutNotes): OldState | u
             ),
       checks: lenient(outDir, CHECKS_PATH, notes) ?? {},
       digests: lenient(outDir, DIGESTS_PATH, notes) ?? {},
+      // The old records had no services' routes: --keep-going looks under the provider's host.
+      services: {},
       stamp: undefined,
     },
     journaledVersions,

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { Broadcaster } from "../load/broadcaster.js";
+import type { Broadcaster, Service } from "../load/broadcaster.js";
 import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/radiodnsBearer.js";
 import {
   API_WINDOW_DAYS,
@@ -26,26 +26,43 @@ export const COMPATIBILITY_DATE = "2026-04-01";
 
 const TEMPLATES = new URL("../../templates/", import.meta.url);
 
-/** `keptServiceIds`: services left out for errors whose last published files stay online. */
+/**
+ * How the edge rules route to one service's PI files: its radiodnsKey (`<fqdn>/<serviceIdentifier>`)
+ * and every ServiceIdentifier of its broadcast bearers. The engine records it per service, so a
+ * service left out for errors (`--keep-going`) keeps its routes to last night's files.
+ */
+export interface ServiceRoutes {
+  key: string;
+  bearers: string[];
+}
+
+export function routesOf(service: Service): ServiceRoutes {
+  const bearers: string[] = [];
+  for (const { id } of service.bearers) {
+    const bearer = parseBroadcastBearer(id);
+    if (bearer) bearers.push(...serviceIdentifiersOf(bearer, service.fmCountry));
+  }
+  return { key: radiodnsKey(service.radiodns), bearers };
+}
+
+/** `kept`: the routes of services left out for errors whose last published files stay online. */
 export function edgeSiteOf(
   broadcaster: Broadcaster,
   keyDigests: string[],
-  keptServiceIds: string[] = [],
+  kept: readonly ServiceRoutes[] = [],
 ): EdgeSite {
   const { provider } = broadcaster;
-  const serviceIds = [
-    ...broadcaster.services.map((service) => radiodnsKey(service.radiodns)),
-    // A broken service's own radiodns is unknown: its files are kept under the provider's host.
-    ...keptServiceIds.map((id) =>
-      radiodnsKey({ fqdn: provider.radiodnsHost, serviceIdentifier: id }),
-    ),
-  ].sort();
+  const routes = [...kept, ...broadcaster.services.map(routesOf)];
+  const serviceIds = [...new Set(routes.map(({ key }) => key))].sort();
+  // Load made the healthy services' bearers unique; they come last, so they win over a kept one's.
+  const bearerServices: Record<string, string> = {};
+  for (const { key, bearers } of routes) for (const bearer of bearers) bearerServices[bearer] = key;
   return {
     openSiPath: OPEN_SI_PATH,
     keyedSiPath: KEYED_SI_PATH,
     piPathTemplate: programmeInformationPathOf("{service}", "{date}"),
     bearerPiPathTemplate: programmeInformationPathByBearer("{bearer}", "{date}"),
-    bearerServices: bearerServicesOf(broadcaster),
+    bearerServices,
     serviceIds,
     hosts: [...new Set(serviceIds.map((key) => key.slice(0, key.lastIndexOf("/"))))],
     openPi: provider.discovery.openPi,
@@ -54,21 +71,6 @@ export function edgeSiteOf(
     keyDigests,
     openMaxAge: OPEN_SI_MAX_AGE_SECONDS,
   };
-}
-
-/** Every ServiceIdentifier of every broadcast bearer → its service's radiodnsKey (load made them unique). */
-function bearerServicesOf(broadcaster: Broadcaster): Record<string, string> {
-  const table: Record<string, string> = {};
-  for (const service of broadcaster.services) {
-    for (const { id } of service.bearers) {
-      const bearer = parseBroadcastBearer(id);
-      if (!bearer) continue;
-      for (const identifier of serviceIdentifiersOf(bearer, service.fmCountry)) {
-        table[identifier] = radiodnsKey(service.radiodns);
-      }
-    }
-  }
-  return table;
 }
 
 async function template(name: string): Promise<string> {

@@ -124,3 +124,75 @@ describe("spi-static build --keep-going when a published service breaks", () => 
     });
   });
 });
+
+describe("spi-static build --keep-going when a service on its own RadioDNS FQDN breaks", () => {
+  const NEXT_NIGHT = "2026-11-24T08:00:00Z";
+  const night = join(root, "own-fqdn");
+  const piDir = join(night, "out/radiodns/spi/3.1/id/two.test.example/second");
+  const ROUTE = "two.test.example/second";
+
+  it("keeps its PI files, SI entry and edge routes, which its broken data no longer names", async () => {
+    await cp("test/fixtures/minimal", join(night, "data"), { recursive: true });
+    const one = await readFile("test/fixtures/minimal/services/one.yaml", "utf8");
+    const two = one
+      .replace("id: one", "id: two")
+      .concat(
+        "radiodns: { fqdn: two.test.example, serviceIdentifier: second }\n",
+        "bearers:\n  dab:\n    - { id: dab:4e1.4fe2.4e04.0, mimeValue: audio/aacp }\n",
+      );
+    await writeFile(join(night, "data/services/two.yaml"), two);
+    await cp("test/fixtures/minimal/schedules/one.yaml", join(night, "data/schedules/two.yaml"));
+    expect((await runInProcess(["build", "--now", NOW, "--quiet"], night)).exitCode).toBe(0);
+    const lastNight = {
+      pi: await readTree(piDir),
+      si: await readFile(join(night, "out/radiodns/spi/3.1/SI.xml"), "utf8"),
+    };
+    expect(lastNight.pi.size).toBeGreaterThan(0);
+
+    // Broken where a file with errors can no longer be trusted to say its FQDN or bearers.
+    await writeFile(join(night, "data/services/two.yaml"), `${two}bearers: [\n`);
+    const result = await runInProcess(
+      ["build", "--now", NEXT_NIGHT, "--keep-going", "--json"],
+      night,
+    );
+    expect(result.exitCode).toBe(1);
+    // A file that does not parse names no id: it is named by its path, kept by its file name.
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      brokenServices: ["data/services/two.yaml"],
+      keptServices: ["two"],
+    });
+    expect(await readTree(piDir)).toEqual(lastNight.pi);
+    const si = await readFile(join(night, "out/radiodns/spi/3.1/SI.xml"), "utf8");
+    const entry = (text: string) =>
+      text.match(
+        /<service>(?:(?!<\/service>)[\s\S])*fqdn="two\.test\.example"[\s\S]*?<\/service>/,
+      )?.[0];
+    expect(entry(si)).toBeDefined();
+    expect(entry(si)).toBe(entry(lastNight.si));
+    const worker = await readFile(join(night, "out/_worker.js"), "utf8");
+    expect(worker).toContain(`"${ROUTE}"`);
+    expect(worker).toMatch(/"dab\/4e1\/4fe2\/4e04\/0": "two\.test\.example\/second"/);
+  });
+
+  it("keeps them by what they were published as when the broken data names another FQDN", async () => {
+    const file = join(night, "data/services/two.yaml");
+    const good = (await readFile(file, "utf8")).replace(/bearers: \[\n$/, "");
+    await writeFile(file, good);
+    const third = "2026-11-25T08:00:00Z";
+    expect((await runInProcess(["build", "--now", third, "--quiet"], night)).exitCode).toBe(0);
+    const published = await readTree(piDir);
+    await writeFile(file, good.replace("fqdn: two.test.example", "fqdn: two..test.example"));
+    const result = await runInProcess(
+      ["build", "--now", "2026-11-26T08:00:00Z", "--keep-going", "--json"],
+      night,
+    );
+    expect(result.exitCode).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      brokenServices: ["two"],
+      keptServices: ["two"],
+    });
+    expect(await readTree(piDir)).toEqual(published);
+    const worker = await readFile(join(night, "out/_worker.js"), "utf8");
+    expect(worker).toMatch(/"dab\/4e1\/4fe2\/4e04\/0": "two\.test\.example\/second"/);
+  });
+});
