@@ -4,7 +4,7 @@ import { textOf } from "./dataFolder.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { LogoFolder } from "./logosFromSource.js";
 import type { YamlFile } from "./readYamlFile.js";
-import { externalSvgReferences } from "./svgReferences.js";
+import { externalSvgReferences, svgTextElements } from "./svgReferences.js";
 
 /** sharp (libvips), loaded only by a build with logo sources, and its version. */
 export interface ImageLibrary {
@@ -108,6 +108,19 @@ export async function readSourceImage(
       });
     }
     if (references.length > 0) return undefined;
+    // One warning per file, at its first text element: a title in every size is one fix.
+    const [first, ...more] = "text" in text ? svgTextElements(text.text) : [];
+    if (first) {
+      const others = more.length === 0 ? "" : ` and ${more.length} more`;
+      problems.push({
+        file: shown,
+        line: first.line,
+        column: first.column,
+        field: "",
+        severity: "warning",
+        message: `draws text (<${first.reference}>${others}) with the fonts of the machine that builds: the logo's pixels and file name then differ between this machine and a CI runner; convert text to paths in your drawing program`,
+      });
+    }
   }
   return {
     path,

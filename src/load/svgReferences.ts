@@ -32,6 +32,18 @@ export function externalSvgReferences(text: string): SvgReference[] {
   return found;
 }
 
+/**
+ * Where an SVG draws text (`<text>`, `<tspan>`, `<textPath>`): a renderer draws it with the fonts
+ * of the machine it runs on, so the logo's pixels (and its content-named file) would differ
+ * between a laptop and a CI runner.
+ */
+export function svgTextElements(text: string): SvgReference[] {
+  return [...text.matchAll(/<(?:\w+:)?(text|tspan|textPath)\b/g)].map((match) => ({
+    ...positionOf(text, match.index),
+    reference: match[1] as string,
+  }));
+}
+
 function positionOf(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const lineStart = before.lastIndexOf("\n") + 1;

@@ -173,6 +173,23 @@ describe("logo sources", () => {
     ]);
   });
 
+  it("warns, at the first one, that an SVG's text is drawn with the building machine's fonts", async () => {
+    const dir = await dataFolder("svg-text", "logo: logos/one.svg", {
+      "logos/one.svg":
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n' +
+        '  <rect width="10" height="10"/>\n' +
+        '  <text x="1" y="8">R<tspan font-weight="bold">1</tspan></text>\n' +
+        "</svg>\n",
+    });
+    const svg = relative(process.cwd(), join(dir, "logos/one.svg"));
+    const { problems, broadcaster } = await loadBroadcaster(dir);
+    expect(problems.map(formatProblem)).toEqual([
+      `${svg}:3:3: warning: draws text (<text> and 1 more) with the fonts of the machine that builds: the logo's pixels and file name then differ between this machine and a CI runner; convert text to paths in your drawing program`,
+    ]);
+    expect(problems[0]?.severity).toBe("warning");
+    expect(broadcaster?.services[0]?.logos).toHaveLength(5);
+  });
+
   it("refuses a source outside the data folder, by its path", async () => {
     const dir = await dataFolder("outside", "logo: ../outside.svg", {});
     expect((await problemsOf(dir))[0]).toContain("is not a source image path");
