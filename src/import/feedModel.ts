@@ -83,6 +83,14 @@ export interface FeedService extends FeedDescribed {
   genres: FeedGenre[];
   bearers: FeedBearer[];
   radiodns: { fqdn: string; serviceIdentifier: string } | undefined;
+  /** Its serviceGroupMember ids: the groups it belongs to, as the SI names them. */
+  groups: string[];
+}
+
+/** A serviceGroup (TS 102 818 §6.9): services grouped for a receiver's menus. */
+export interface FeedServiceGroup extends FeedDescribed {
+  id: string;
+  genres: FeedGenre[];
 }
 
 export interface FeedServiceInformation {
@@ -93,6 +101,7 @@ export interface FeedServiceInformation {
   language: string;
   provider: FeedDescribed | undefined;
   services: FeedService[];
+  serviceGroups: FeedServiceGroup[];
 }
 
 /** A programmeEvent: a segment placed within its programme. */

@@ -19,6 +19,7 @@ import {
   FM_COUNTRY_FORM,
   importProvider,
   importService,
+  importServiceGroups,
   serviceIdsOf,
 } from "./importServiceInformation.js";
 import { importShows } from "./importShows.js";
@@ -87,6 +88,9 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     notes,
   );
 
+  const groups = importServiceGroups(si.serviceGroups, si.language, notes);
+  if (groups.ids.size > 0) provider.serviceGroups = groups.serviceGroups;
+
   // RadioDNS 1.0's country-form FM ids become the provider's fmCountry when they name one country.
   const fmCountries = new Set(
     si.services.flatMap((s) =>
@@ -122,7 +126,16 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     const timeZone = options.serviceTimeZones[id] ?? options.timeZone;
     const radiodns = radiodnsOf[index];
     const service = {
-      ...importService(feedService, id, language, si.language, claimedBearers, notes, radiodns),
+      ...importService(
+        feedService,
+        id,
+        language,
+        si.language,
+        claimedBearers,
+        notes,
+        radiodns,
+        groups.ids,
+      ),
       ...(timeZone !== options.timeZone ? { timeZone } : {}),
       ...shortIdPolicy(documents, id, notes),
     };

@@ -2,6 +2,7 @@ import type {
   GeolocationInput,
   LogoInput,
   ProviderInput,
+  ServiceGroupInput,
   ServiceInput,
   ServiceRadiodnsInput,
 } from "../load/inputSchema.js";
@@ -14,6 +15,7 @@ import type {
   FeedGeolocation,
   FeedImage,
   FeedService,
+  FeedServiceGroup,
 } from "./feedModel.js";
 import { importLinks, importTexts, withinLimit } from "./feedTexts.js";
 import type { ImportNote } from "./importNote.js";
@@ -84,8 +86,19 @@ export function importService(
   claimed: Set<string>,
   notes: ImportNote[],
   radiodns?: ServiceRadiodnsInput,
+  groupIds: ReadonlyMap<string, string> = new Map(),
 ): ServiceInput {
   const { origin } = service;
+  const groups = [...new Set(service.groups)].flatMap((member) => {
+    const group = groupIds.get(member);
+    if (group === undefined) {
+      notes.push({
+        origin,
+        message: `serviceGroupMember "${member}" names no serviceGroup of the SI: not imported`,
+      });
+    }
+    return group ?? [];
+  });
   const texts = importTexts(service, language, origin, notes);
   const names = texts.name ?? { long: id };
   const short = names.short ?? shortNameFrom(names.medium ?? names.long, origin, notes);
@@ -113,11 +126,83 @@ export function importService(
     genres,
     ...(keywords.length > 0 ? { keywords } : {}),
     ...(links.length > 0 ? { links } : {}),
+    ...(groups.length > 0 ? { groups } : {}),
     ...(Object.keys(broadcast).length > 0 ? { bearers: broadcast } : {}),
     ...(streams.length > 0 ? { streams } : {}),
     ...(Object.keys(translations).length > 0 ? { translations } : {}),
     ...geolocationOf(service.geolocation, notes),
   };
+}
+
+/** The provider's serviceGroups, by the ids the data gives them, and the SI's id of each. */
+export interface ImportedGroups {
+  serviceGroups: Record<string, ServiceGroupInput>;
+  /** The SI's serviceGroup id → the data's. */
+  ids: Map<string, string>;
+}
+
+/**
+ * The SI's serviceGroups as provider.yaml's `serviceGroups`. A group's id in the data is a
+ * lower-case identifier (`[a-z][a-z0-9-]*`, up to 64): another SI id is made into one, noted
+ * (only SI's own `serviceGroupMember` refers to it, so nothing a receiver keeps changes). A
+ * second group with the same id is noted and left out, as its members' reference is ambiguous.
+ */
+export function importServiceGroups(
+  groups: readonly FeedServiceGroup[],
+  language: string,
+  notes: ImportNote[],
+): ImportedGroups {
+  const serviceGroups: Record<string, ServiceGroupInput> = {};
+  const ids = new Map<string, string>();
+  for (const group of groups) {
+    const { origin } = group;
+    if (ids.has(group.id)) {
+      notes.push({
+        origin,
+        message: `serviceGroup "${group.id}" is defined twice: the second is not imported`,
+      });
+      continue;
+    }
+    const id = groupIdOf(group.id, new Set(ids.values()));
+    if (id !== group.id) {
+      notes.push({
+        origin,
+        message: `serviceGroup id "${group.id}" is imported as "${id}": group ids are lower-case letters, digits and hyphens`,
+      });
+    }
+    ids.set(group.id, id);
+    const texts = importTexts(group, language, origin, notes);
+    const names = texts.name ?? { long: id };
+    const short = names.short ?? shortNameFrom(names.medium ?? names.long, origin, notes);
+    const { description, keywords, translations } = texts;
+    const logos = importLogos(group.images, notes);
+    const genres = group.genres.map((genre) => importGenre(genre, language, origin, notes));
+    const links = importLinks(texts.links, notes);
+    serviceGroups[id] = {
+      name: { ...names, short },
+      ...(description ? { description } : {}),
+      ...(logos.length > 0 ? { logos } : {}),
+      ...(genres.length > 0 ? { genres } : {}),
+      ...(keywords.length > 0 ? { keywords } : {}),
+      ...(links.length > 0 ? { links } : {}),
+      ...(Object.keys(translations).length > 0 ? { translations } : {}),
+      ...geolocationOf(group.geolocation, notes),
+    };
+  }
+  return { serviceGroups, ids };
+}
+
+function groupIdOf(feedId: string, taken: ReadonlySet<string>): string {
+  const base =
+    feedId
+      .normalize("NFKD")
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^[^a-z]+|-+$/g, "")
+      .slice(0, 60) || "group";
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  return id;
 }
 
 type Bearers = NonNullable<ServiceInput["bearers"]>;

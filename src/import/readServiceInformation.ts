@@ -41,6 +41,13 @@ export function readServiceInformation(root: XmlElement): FeedServiceInformation
     language,
     provider: provider ? readDescribed(provider) : undefined,
     services: services.flatMap((s) => s.children("service")).map(readService),
+    serviceGroups: root
+      .children("serviceGroups")
+      .flatMap((groups) => groups.children("serviceGroup"))
+      .flatMap((group) => {
+        const id = group.attribute("id")?.trim();
+        return id ? [{ ...readDescribed(group), id, genres: readGenres(group) }] : [];
+      }),
   };
 }
 
@@ -120,6 +127,9 @@ function readService(element: XmlElement): FeedService {
       fqdn !== undefined && serviceIdentifier !== undefined
         ? { fqdn: fqdn.trim(), serviceIdentifier: serviceIdentifier.trim() }
         : undefined,
+    groups: element
+      .children("serviceGroupMember")
+      .flatMap((member) => member.attribute("id")?.trim() || []),
   };
 }
 
