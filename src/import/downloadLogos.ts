@@ -1,4 +1,9 @@
-import type { LogoInput, ProviderInput, ServiceInput } from "../load/inputSchema.js";
+import type {
+  LogoInput,
+  ProviderInput,
+  ServiceGroupInput,
+  ServiceInput,
+} from "../load/inputSchema.js";
 import { LOGO_SIZES, type LogoSizeName } from "../load/logoSizes.js";
 import { imageLibrary } from "../load/logoSourceImage.js";
 import type { LogoSourceInput } from "../load/logoSourceInput.js";
@@ -22,7 +27,7 @@ interface Fetched {
 }
 
 /**
- * `import --download-logos`: each provider's and service's logos fetched into the data folder
+ * `import --download-logos`: each provider's, service group's and service's logos fetched into the data folder
  * and named as a `logo` source (docs/logos.md) instead of by URL — the largest square one as the
  * source, each other expected size as the image drawn for it. An owner keeps its URLs, with a
  * note, when a logo cannot be fetched or is not the size it says, or when the sizes the feed
@@ -34,30 +39,36 @@ export async function downloadLogos(
   notes: ImportNote[],
 ): Promise<{ data: ImportedData; files: DownloadedFile[] }> {
   const files: DownloadedFile[] = [];
-  const provider = await ownLogos(data.provider, "provider", timeoutMs, notes, files);
+  const own = <T extends LogoOwner>(input: T, folder: string, origin: string) =>
+    ownLogos(input, folder, origin, timeoutMs, notes, files);
+  const provider = await own(data.provider, "provider", "the provider");
+  if (provider.serviceGroups) {
+    const groups: Record<string, ServiceGroupInput> = {};
+    for (const [id, group] of Object.entries(provider.serviceGroups)) {
+      groups[id] = await own(group, `groups/${id}`, `service group ${id}`);
+    }
+    provider.serviceGroups = groups;
+  }
   const services = [];
   for (const entry of data.services) {
-    const service = await ownLogos(
-      entry.service,
-      `services/${entry.service.id}`,
-      timeoutMs,
-      notes,
-      files,
-    );
+    const { id } = entry.service;
+    const service = await own(entry.service, `services/${id}`, `service ${id}`);
     services.push({ ...entry, service });
   }
   return { data: { provider, services }, files };
 }
 
-async function ownLogos<T extends ProviderInput | ServiceInput>(
+type LogoOwner = ProviderInput | ServiceInput | ServiceGroupInput;
+
+async function ownLogos<T extends LogoOwner>(
   input: T,
   folder: string,
+  origin: string,
   timeoutMs: number,
   notes: ImportNote[],
   files: DownloadedFile[],
 ): Promise<T> {
   const logos = input.logos ?? [];
-  const origin = folder === "provider" ? "the provider" : `service ${folder.slice(9)}`;
   const keep = (why: string) => {
     notes.push({ origin, message: `logos kept as URLs: ${why}` });
     return input;

@@ -111,6 +111,30 @@ describe("import --download-logos", () => {
       ),
     );
   });
+
+  it("fetches a service group's logos into logos/groups/<id>/", async () => {
+    const dataDir = join(root, "data-groups");
+    const feed = await feedWithLogosAt("feed-groups");
+    const group =
+      '<serviceGroups><serviceGroup id="music"><shortName>Music</shortName><mediaDescription>' +
+      `<multimedia url="${origin}/groups/music/600x600.png" mimeValue="image/png" width="600" height="600"/>` +
+      "</mediaDescription></serviceGroup></serviceGroups>";
+    const si = await readFile(feed, "utf8");
+    await writeFile(feed, si.replace("</serviceInformation>", `${group}</serviceInformation>`));
+    const result = await importToDataFolder({
+      from: { files: [feed, join(FIXTURES, "PI_real.xml")] },
+      dataDir,
+      timeZone: "Europe/London",
+      now: NOW,
+      force: false,
+      downloadLogos: { timeoutMs: 5000 },
+    });
+    expect(result.problems.filter((p) => p.severity === "error")).toEqual([]);
+    const provider = parse(await readFile(join(dataDir, "provider.yaml"), "utf8"));
+    expect(provider.serviceGroups.music.logo).toBe("logos/groups/music/600x600.png");
+    expect(provider.serviceGroups.music.logos).toBeUndefined();
+    expect(result.files).toContain("logos/groups/music/600x600.png");
+  });
 });
 
 describe("spi-static import --download-logos", () => {
