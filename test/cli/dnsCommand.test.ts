@@ -72,7 +72,7 @@ describe("spi-static dns", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/^data\/provider\.yaml:\d+:\d+ radiodnsHost: /m);
     expect(result.stderr).toContain(
-      "data/services/pop.yaml:29:13 bearers.fm[0].id: GCC 5e1 must start with the PI code's country id 4 (pi 4e02)",
+      "data/services/pop.yaml:30:13 bearers.fm[0].id: GCC 5e1 must start with the PI code's country id 4 (pi 4e02)",
     );
   });
 });
