@@ -12,6 +12,7 @@ import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../load/spiFormat.js";
 import type {
   FeedBearer,
   FeedDescribed,
+  FeedGenre,
   FeedGeolocation,
   FeedImage,
   FeedService,
@@ -99,19 +100,18 @@ export function importService(
     }
     return group ?? [];
   });
-  const texts = importTexts(service, language, origin, notes);
-  const names = texts.name ?? { long: id };
-  const short = names.short ?? shortNameFrom(names.medium ?? names.long, origin, notes);
-  const { description, keywords, translations } = texts;
-  const logos = importLogos(service.images, notes);
-  const genres = service.genres.map((genre) => importGenre(genre, language, origin, notes));
+  const { name, description, logos, genres, keywords, links, translations } = importDescribed(
+    service,
+    id,
+    language,
+    notes,
+  );
   if (genres.length === 0) {
     notes.push({
       origin,
       message: `service ${id} has no genre, and a service needs one: add one to services/${id}.yaml`,
     });
   }
-  const links = importLinks(texts.links, notes);
   const { streams, ...bearers } = importBearers(service.bearers, claimed, notes);
   const broadcast = Object.fromEntries(
     Object.entries(bearers).filter(([, list]) => list.length > 0),
@@ -119,7 +119,7 @@ export function importService(
   return {
     id,
     ...(radiodns ? { radiodns } : {}),
-    name: { ...names, short },
+    name,
     ...(description ? { description } : {}),
     ...(language !== providerLanguage ? { language } : {}),
     ...(logos.length > 0 ? { logos } : {}),
@@ -171,15 +171,14 @@ export function importServiceGroups(
       });
     }
     ids.set(group.id, id);
-    const texts = importTexts(group, language, origin, notes);
-    const names = texts.name ?? { long: id };
-    const short = names.short ?? shortNameFrom(names.medium ?? names.long, origin, notes);
-    const { description, keywords, translations } = texts;
-    const logos = importLogos(group.images, notes);
-    const genres = group.genres.map((genre) => importGenre(genre, language, origin, notes));
-    const links = importLinks(texts.links, notes);
+    const { name, description, logos, genres, keywords, links, translations } = importDescribed(
+      group,
+      id,
+      language,
+      notes,
+    );
     serviceGroups[id] = {
-      name: { ...names, short },
+      name,
       ...(description ? { description } : {}),
       ...(logos.length > 0 ? { logos } : {}),
       ...(genres.length > 0 ? { genres } : {}),
@@ -190,6 +189,34 @@ export function importServiceGroups(
     };
   }
   return { serviceGroups, ids };
+}
+
+/**
+ * What a service and a service group say alike, as the data holds it, in the order its notes
+ * come: names (a short name made when there is none; `id` when there is no name), texts, logos,
+ * genres, links.
+ */
+function importDescribed(
+  described: FeedDescribed & { genres: readonly FeedGenre[] },
+  id: string,
+  language: string,
+  notes: ImportNote[],
+) {
+  const { origin } = described;
+  const texts = importTexts(described, language, origin, notes);
+  const names = texts.name ?? { long: id };
+  const short = names.short ?? shortNameFrom(names.medium ?? names.long, origin, notes);
+  const logos = importLogos(described.images, notes);
+  const genres = described.genres.map((genre) => importGenre(genre, language, origin, notes));
+  return {
+    name: { ...names, short },
+    description: texts.description,
+    logos,
+    genres,
+    keywords: texts.keywords,
+    links: importLinks(texts.links, notes),
+    translations: texts.translations,
+  };
 }
 
 function groupIdOf(feedId: string, taken: ReadonlySet<string>): string {

@@ -51,17 +51,22 @@ async function feedWithLogosAt(name: string, prefix = ""): Promise<string> {
   return path;
 }
 
+/** `feed` and the fixture's PI imported into `dataDir` with --download-logos. */
+function importWithLogos(dataDir: string, feed: string) {
+  return importToDataFolder({
+    from: { files: [feed, join(FIXTURES, "PI_real.xml")] },
+    dataDir,
+    timeZone: "Europe/London",
+    now: NOW,
+    force: false,
+    downloadLogos: { timeoutMs: 5000 },
+  });
+}
+
 describe("import --download-logos", () => {
   it("fetches a service's logos into sources: the largest square the source, the others drawn sizes", async () => {
     const dataDir = join(root, "data");
-    const result = await importToDataFolder({
-      from: { files: [await feedWithLogosAt("feed"), join(FIXTURES, "PI_real.xml")] },
-      dataDir,
-      timeZone: "Europe/London",
-      now: NOW,
-      force: false,
-      downloadLogos: { timeoutMs: 5000 },
-    });
+    const result = await importWithLogos(dataDir, await feedWithLogosAt("feed"));
     expect(result.problems.filter((p) => p.severity === "error")).toEqual([]);
     const service = parse(await readFile(join(dataDir, "services/london.yaml"), "utf8"));
     // Its 1024x768 logo is no size a source makes: it stays a URL.
@@ -92,16 +97,10 @@ describe("import --download-logos", () => {
 
   it("keeps a service's URLs, with a note, when one of its logos cannot be fetched", async () => {
     const dataDir = join(root, "data-missing");
-    const result = await importToDataFolder({
-      from: {
-        files: [await feedWithLogosAt("feed-missing", "missing/"), join(FIXTURES, "PI_real.xml")],
-      },
+    const result = await importWithLogos(
       dataDir,
-      timeZone: "Europe/London",
-      now: NOW,
-      force: false,
-      downloadLogos: { timeoutMs: 5000 },
-    });
+      await feedWithLogosAt("feed-missing", "missing/"),
+    );
     const service = parse(await readFile(join(dataDir, "services/london.yaml"), "utf8"));
     expect(service.logo).toBeUndefined();
     expect(service.logos).toHaveLength(6);
@@ -121,14 +120,7 @@ describe("import --download-logos", () => {
       "</mediaDescription></serviceGroup></serviceGroups>";
     const si = await readFile(feed, "utf8");
     await writeFile(feed, si.replace("</serviceInformation>", `${group}</serviceInformation>`));
-    const result = await importToDataFolder({
-      from: { files: [feed, join(FIXTURES, "PI_real.xml")] },
-      dataDir,
-      timeZone: "Europe/London",
-      now: NOW,
-      force: false,
-      downloadLogos: { timeoutMs: 5000 },
-    });
+    const result = await importWithLogos(dataDir, feed);
     expect(result.problems.filter((p) => p.severity === "error")).toEqual([]);
     const provider = parse(await readFile(join(dataDir, "provider.yaml"), "utf8"));
     expect(provider.serviceGroups.music.logo).toBe("logos/groups/music/600x600.png");
