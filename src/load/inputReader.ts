@@ -327,11 +327,11 @@ export function openInputReader(
     async close() {
       const pool = workers;
       await workers?.close();
-      notePhase(
-        "parse done",
-        () =>
-          `${pool ? `each parse worker's heap up to ${workerHeap.committedMb} MB committed (${workerHeap.usedMb} used, young ${workerHeap.youngMb}); ` : ""}` +
-          "the workers are stopped",
+      notePhase("parse done", () =>
+        pool
+          ? `each parse worker's heap up to ${workerHeap.committedMb} MB committed ` +
+            `(${workerHeap.usedMb} used, young ${workerHeap.youngMb}); the workers are stopped`
+          : "no parse workers",
       );
       debug(
         "load",
