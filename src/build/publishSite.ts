@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
+import { notePhase } from "../debug/memoryPhases.js";
 import { SpiStaticError } from "../exit/spiStaticError.js";
 import { PublishError } from "../publish/publishError.js";
 import { removeFiles } from "../publish/removeFiles.js";
@@ -146,6 +147,7 @@ export async function publishSite(
     }
     publishBatch(batches, batch, progress);
     onProgress?.(progress);
+    notePhase("documents written");
 
     for (const path of keep) if (owned.has(path)) published.add(path);
     const stale = planPrune(owned, published, keep);
@@ -178,6 +180,7 @@ export async function publishSite(
       recordBuildStamp(state, stamp, published, known);
     }
     commit(published);
+    notePhase("publish done (state written)");
     return { ...progress, removed, foreign };
   } finally {
     await release();

@@ -55,10 +55,11 @@ export class RenderAhead {
     for (const { path, date } of toRender) {
       const bytes = renderServiceDay({ provider, service, programmes, date, createdAt, fragments });
       const name = `${this.rendered}.xml`;
-      if (!this.kept.put(name, bytes)) return;
+      if (!this.kept.put(name, bytes)) break;
       this.documents.set(path, name);
       this.rendered++;
     }
+    fragments.release();
   }
 
   /** Whether the document at `path` was rendered ahead (and may still be taken). */

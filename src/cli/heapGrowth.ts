@@ -8,7 +8,12 @@ const FLAG = /^--heap[-_]growing[-_]percent(=|$)/;
  * one in NODE_OPTIONS). The CLI used to set 50 % after start-up, which Node documents as
  * unpredictable. Given at start-up instead (node restarting itself with process.execve), it
  * saved no memory on Node 24 and made builds slower, and Node 20 has no way to do it in one
- * process, so the CLI sets nothing (BENCHMARKS.md, "Issue 23, heap and memory").
+ * process, so the CLI sets nothing (docs/benchmarks-history.md, "Issue 23, heap and memory").
+ * The ways Node 20 does support (a child with `--max-old-space-size` in NODE_OPTIONS, the build
+ * in a worker thread with `resourceLimits`) were measured in "Issue 23, memory round 2": each
+ * a hard cap on the heap, and neither reaches the issue's targets; the decision is the
+ * maintainers'. The parse workers, which only ever hold one data file, have such a limit
+ * (PARSE_WORKER_OLD_GENERATION_MB).
  */
 export function heapGrowthSetting(execArgv: readonly string[]): string {
   const given = execArgv.find((argument) => FLAG.test(argument));

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
 import { debug } from "../debug/debugLog.js";
+import { notePhase } from "../debug/memoryPhases.js";
 import { type DataFileBytes, type DataFolder, textOf, type UnreadableFile } from "./dataFolder.js";
 import type { InputCache } from "./inputCache.js";
 import type { InputProblem } from "./inputProblem.js";
 import type { InputKind, InputOf } from "./inputSchema.js";
 import type { KnownDigests } from "./knownDigests.js";
 import {
+  PARSE_WORKER_OLD_GENERATION_MB,
   PARSE_WORKER_YOUNG_GENERATION_MB,
   type ParseResponse,
   type ParseWorkers,
@@ -115,6 +117,8 @@ export function openInputReader(
 ): InputReader {
   const ahead = new Map<string, (taking: Taking) => Promise<Settled>>();
   const counts = { cached: 0, parsed: 0 };
+  /** The largest heap a parse worker reported (SPI_STATIC_DEBUG=memory). */
+  const workerHeap = { usedMb: 0, committedMb: 0, youngMb: 0 };
   let workers: ParseWorkers | undefined;
   let how = "on the main thread";
 
@@ -240,7 +244,12 @@ export function openInputReader(
     }
     if ("unreadable" in answer) return { unreadable: answer.unreadable };
     counts.parsed++;
-    const { problems, serialized } = answer;
+    const { problems, serialized, heap } = answer;
+    if (heap) {
+      workerHeap.usedMb = Math.max(workerHeap.usedMb, heap.usedMb);
+      workerHeap.committedMb = Math.max(workerHeap.committedMb, heap.committedMb);
+      workerHeap.youngMb = Math.max(workerHeap.youngMb, heap.youngMb);
+    }
     const value = serialized && keptValue(kind, path, key, serialized);
     return { file: fileReadAgain(path), problems, digest, value };
   }
@@ -267,6 +276,7 @@ export function openInputReader(
 
   return {
     async prefetch(files) {
+      notePhase("parse starts");
       const reads = files.map(({ kind, path }) => readFile(kind, path));
       const toParse: ToParse[] = [];
       for (const [i, read] of reads.entries()) {
@@ -283,7 +293,8 @@ export function openInputReader(
         workers = pool;
         how =
           `in ${count} worker threads (${megabytes(bytes)} to parse; ` +
-          `young generation ${PARSE_WORKER_YOUNG_GENERATION_MB} MB each)`;
+          `young generation ${PARSE_WORKER_YOUNG_GENERATION_MB} MB, ` +
+          `old generation up to ${PARSE_WORKER_OLD_GENERATION_MB} MB each)`;
         for (const file of toParse) {
           const parsed = parseInWorker(pool, inFlight, file);
           // Not every file read ahead is asked for (a load that stops early): no stray rejection.
@@ -314,7 +325,14 @@ export function openInputReader(
       return { file, input: value as (() => InputOf<K>) | undefined, problems, digest };
     },
     async close() {
+      const pool = workers;
       await workers?.close();
+      notePhase("parse done", () =>
+        pool
+          ? `each parse worker's heap up to ${workerHeap.committedMb} MB committed ` +
+            `(${workerHeap.usedMb} used, young ${workerHeap.youngMb}); the workers are stopped`
+          : "no parse workers",
+      );
       debug(
         "load",
         () =>

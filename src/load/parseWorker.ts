@@ -1,5 +1,7 @@
 import { serialize } from "node:v8";
 import { parentPort } from "node:worker_threads";
+import { debugging } from "../debug/debugLog.js";
+import { heapFigures } from "../debug/memoryPhases.js";
 import { textOf } from "./dataFolder.js";
 import type { ParseRequest, ParseResponse } from "./parseInWorkers.js";
 import { validateInputText } from "./validateInputText.js";
@@ -16,6 +18,7 @@ port.on("message", ({ id, kind, file, bytes }: ParseRequest) => {
   const { input, problems } = validateInputText(kind, file, decoded.text);
   const serialized = input === undefined ? undefined : serialize(input);
   const response: ParseResponse = { id, problems, serialized };
+  if (debugging("memory")) response.heap = heapFigures();
   // A buffer of its own is handed over, not copied; one in a shared pool would be copied.
   const own = serialized && serialized.byteLength === serialized.buffer.byteLength;
   port.postMessage(response, own ? [serialized.buffer as ArrayBuffer] : []);

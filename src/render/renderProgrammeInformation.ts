@@ -15,7 +15,7 @@ import {
 import { formatSpiDuration, formatSpiTime } from "./spiTime.js";
 import { type OwnTexts, textVersions } from "./textVersions.js";
 import { websiteLabel } from "./websiteLabel.js";
-import { slot, writeXmlDocument, type XmlFragment, XmlWriter } from "./xmlWriter.js";
+import { FragmentSlabs, slot, writeXmlDocument, type XmlFragment, XmlWriter } from "./xmlWriter.js";
 
 export interface ProgrammeInformationInput {
   provider: Provider;
@@ -96,12 +96,16 @@ export class ProgrammeFragments {
    * build, so no other input can meet an entry.
    */
   private readonly multimediaByImage = new WeakMap<Image, Record<string, string>>();
+  /** Where this service's fragments are encoded; given back by `release`. */
+  private readonly slabs = new FragmentSlabs();
+  private released = false;
   /** Programme elements rendered (of them, for episodes), and airings filled in from one before. */
   rendered = 0;
   renderedEpisodes = 0;
   reused = 0;
 
   of(programme: ProgrammeInstance, language: string): XmlFragment<AiringSlot> {
+    if (this.released) throw new Error("programme fragments used after they were released");
     const { content, groupCrid, events } = programme;
     let known = this.byContent.get(content);
     if (!known) {
@@ -120,13 +124,25 @@ export class ProgrammeFragments {
         return entry.fragment;
       }
     }
-    const fragment = XmlWriter.fragment<AiringSlot>(PROGRAMME_DEPTH, (xml) =>
-      writeProgramme(xml, programme, language, (image) => this.multimedia(image)),
+    const fragment = XmlWriter.fragment<AiringSlot>(
+      PROGRAMME_DEPTH,
+      (xml) => writeProgramme(xml, programme, language, (image) => this.multimedia(image)),
+      this.slabs,
     );
     known.push({ groupCrid, language, eventOffsets, fragment });
     this.rendered++;
     if (programme.episode) this.renderedEpisodes++;
     return fragment;
+  }
+
+  /**
+   * Once the service's documents are rendered (their bytes are copies of their own): its
+   * fragments' bytes go to the next service's (FragmentSlabs). Rendering with these fragments
+   * after this throws.
+   */
+  release(): void {
+    this.released = true;
+    this.slabs.release();
   }
 
   private multimedia(image: Image): Record<string, string> {

@@ -1,4 +1,5 @@
 import { debug } from "../debug/debugLog.js";
+import { notePhase } from "../debug/memoryPhases.js";
 import type { Provider, Service } from "../load/broadcaster.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
@@ -38,6 +39,7 @@ export function* renderSite(
   const { broadcaster } = scheduled;
   const { provider } = broadcaster;
   const counts = { documents: 0, elements: 0, forEpisodes: 0, reused: 0 };
+  notePhase("render starts (the check is done)");
   for (const { service, programmes } of scheduled.services) {
     const dates = toRender ? toRender.programmeInformation.get(service.id) : scheduled.dates;
     if (dates === undefined || dates.length === 0) continue;
@@ -64,6 +66,7 @@ export function* renderSite(
         }),
       };
     }
+    fragments.release();
     counts.elements += fragments.rendered;
     counts.forEpisodes += fragments.renderedEpisodes;
     counts.reused += fragments.reused;
@@ -83,6 +86,7 @@ export function* renderSite(
     if (toRender && !toRender.serviceInformation.includes(path)) continue;
     yield { path, content: renderServiceInformation({ broadcaster, withStreams, createdAt }) };
   }
+  notePhase("render done");
 }
 
 /** The PI document of one service's day, from its laid-out programmes. */

@@ -30,6 +30,9 @@ const INITIAL_CAPACITY = 256 * 1024;
  * the encoder, short enough that the string being built stays small. */
 const PENDING_LIMIT = 4096;
 
+/** A fragment's writer has no bytes: its markup is encoded when it is finished. */
+const NO_BYTES = Buffer.alloc(0);
+
 /** The bytes of the document being written, reused from one document to the next. */
 let scratch: Buffer | undefined;
 
@@ -109,6 +112,7 @@ export class XmlWriter {
   static fragment<SlotName extends string = never>(
     depth: number,
     build: (xml: XmlWriter) => void,
+    slabs: FragmentSlabs = KEPT_SLABS,
   ): XmlFragment<SlotName> {
     const slots = { at: [] as number[], names: [] as string[] };
     const xml = new XmlWriter(depth, "", NO_BYTES, slots);
@@ -118,9 +122,9 @@ export class XmlWriter {
     // airing (82,900 in the 100-service benchmark). Encoding its markup at each slot made a
     // small Buffer.write per slot, and writing it into a reused buffer an exact copy per
     // fragment (issue 23's profile: 5 % and 4 % of rendering). One write into the fragment
-    // slab (see encodeFragment) makes bytes of the fragment's own; the pieces are views of them.
+    // slab (see FragmentSlabs) makes bytes of the fragment's own; the pieces are views of them.
     const markup = xml.pending;
-    const bytes = encodeFragment(markup);
+    const bytes = slabs.encode(markup);
     const ends = [...byteOffsets(markup, bytes.length, slots.at), bytes.length];
     return {
       depth,
@@ -241,29 +245,57 @@ export class XmlWriter {
 /** Room for about twenty programme elements of ~3 kB. */
 const FRAGMENT_SLAB_SIZE = 64 * 1024;
 /**
- * Where fragments are encoded, one after the other, and how much of it is taken. Buffer.from
- * of each fragment (most are 1–4 kB) asked for its byte length first and then took a new 8 kB
- * pool, or an ArrayBuffer of its own, every few fragments: 10 % of rendering (issue 23). A slab
- * is never written over; it goes once no fragment in it is kept (fragments are kept for one
- * service of one build: see ProgrammeFragments).
+ * Slabs given back (FragmentSlabs.release) and not yet taken again, at most this many (4 MB): a
+ * service of the 100-service benchmark fills about 35.
  */
-let fragmentSlab = Buffer.allocUnsafeSlow(0);
-let fragmentSlabUsed = 0;
+const SPARE_SLABS_MAX = 64;
+const spareSlabs: Buffer[] = [];
 
-function encodeFragment(markup: string): Buffer {
-  // A UTF-16 code unit never takes more than 3 bytes in UTF-8.
-  const room = markup.length * 3;
-  if (fragmentSlabUsed + room > fragmentSlab.length) {
-    fragmentSlab = Buffer.allocUnsafeSlow(Math.max(FRAGMENT_SLAB_SIZE, room));
-    fragmentSlabUsed = 0;
+/**
+ * Where fragments are encoded, one after the other. Buffer.from of each fragment (most are
+ * 1–4 kB) asked for its byte length first and then took a new 8 kB pool, or an ArrayBuffer of its
+ * own, every few fragments: 10 % of rendering (issue 23). A slab is never written over while
+ * its owner keeps fragments in it. An owner that is done with all of them (ProgrammeFragments,
+ * after one service) gives its slabs back, and the next owner encodes into them: a new slab for
+ * each service made ~220 MB of buffers die in a 100-service build, which the allocator kept as
+ * ~60 MB of RSS (issue 23, "memory round 2").
+ */
+export class FragmentSlabs {
+  #slab: Buffer = NO_BYTES;
+  #used = 0;
+  /** The FRAGMENT_SLAB_SIZE slabs this owner took, given back by `release`. */
+  readonly #taken: Buffer[] = [];
+  #released = false;
+
+  encode(markup: string): Buffer {
+    if (this.#released) throw new Error("a fragment encoded into slabs already given back");
+    // A UTF-16 code unit never takes more than 3 bytes in UTF-8.
+    const room = markup.length * 3;
+    if (this.#used + room > this.#slab.length) {
+      this.#slab =
+        room > FRAGMENT_SLAB_SIZE
+          ? Buffer.allocUnsafeSlow(room)
+          : (spareSlabs.pop() ?? Buffer.allocUnsafeSlow(FRAGMENT_SLAB_SIZE));
+      if (room <= FRAGMENT_SLAB_SIZE) this.#taken.push(this.#slab);
+      this.#used = 0;
+    }
+    const start = this.#used;
+    this.#used += this.#slab.write(markup, start);
+    return this.#slab.subarray(start, this.#used);
   }
-  const start = fragmentSlabUsed;
-  fragmentSlabUsed += fragmentSlab.write(markup, start);
-  return fragmentSlab.subarray(start, fragmentSlabUsed);
+
+  /** Gives the slabs back for other fragments: no fragment encoded here may be used after. */
+  release(): void {
+    this.#released = true;
+    for (const slab of this.#taken.splice(0)) {
+      if (spareSlabs.length < SPARE_SLABS_MAX) spareSlabs.push(slab);
+    }
+    this.#slab = NO_BYTES;
+  }
 }
 
-/** A fragment's writer has no bytes: its markup is encoded when it is finished. */
-const NO_BYTES = Buffer.alloc(0);
+/** For fragments kept as long as anything uses them (never given back). */
+const KEPT_SLABS = new FragmentSlabs();
 
 /** The UTF-8 byte offsets of `offsets` into `markup` (UTF-16), which encodes to `byteLength` bytes. */
 function byteOffsets(markup: string, byteLength: number, offsets: number[]): number[] {

@@ -33,20 +33,20 @@ describe("the spi-static binary", () => {
     expect(code).toBe(0);
   });
 
-  it("says its peak memory and the heap's growth setting on the memory channel, and nothing without it", async () => {
+  it("says its memory at each phase, its peak and the heap's growth setting on the memory channel, and nothing without it", async () => {
     const data = resolve("test/fixtures/minimal");
     const memory = { SPI_STATIC_DEBUG: "memory" };
     const own = await runCli(["validate", "--data", data], root, memory);
     expect(own.code).toBe(0);
     expect(own.stderr).toMatch(
-      /^spi-static debug memory: peak RSS \d+ MB; heap growth: V8's own rule \(src\/cli\/heapGrowth\.ts\)\n$/,
+      /^spi-static debug memory: parse starts: RSS \d+ MB \(peak \d+\); main heap \d+ MB used of \d+ committed \(young \d+\); external \d+ MB \(array buffers \d+\)\nspi-static debug memory: parse done: RSS [^\n]*; no parse workers\nspi-static debug memory: peak RSS \d+ MB; heap growth: V8's own rule \(src\/cli\/heapGrowth\.ts\)\n$/,
     );
     const byNode = await runCli(["validate", "--data", data], root, memory, [
       "--heap-growing-percent=30",
     ]);
     expect(byNode.code).toBe(0);
     expect(byNode.stderr).toMatch(
-      /^spi-static debug memory: peak RSS \d+ MB; heap growth: limited by --heap-growing-percent=30, given to node at start-up \(src\/cli\/heapGrowth\.ts\)\n$/,
+      /spi-static debug memory: parse done: [^\n]*\nspi-static debug memory: peak RSS \d+ MB; heap growth: limited by --heap-growing-percent=30, given to node at start-up \(src\/cli\/heapGrowth\.ts\)\n$/,
     );
     expect((await runCli(["validate", "--data", data], root)).stderr).toBe("");
   });

@@ -146,4 +146,14 @@ describe("PI with episodes, programme events and on-demand", () => {
     const airings = documents.reduce((n, xml) => n + (xml.match(/<programme /g)?.length ?? 0), 0);
     expect(fragments.reused).toBe(airings - 4);
   });
+
+  it("renders the same bytes with fragments released and their slabs reused, and refuses released ones", () => {
+    const dates = ["2026-11-23", "2026-11-24"];
+    const first = renderDays(dates);
+    first.fragments.release();
+    // The next service's fragments are encoded into the slabs the first gave back.
+    const second = renderDays(dates);
+    expect(second.documents).toEqual(first.documents);
+    expect(() => renderDays(["2026-11-23"], first.fragments)).toThrow(/released/);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { slot, XmlWriter } from "../../src/render/xmlWriter.js";
+import { FragmentSlabs, slot, XmlWriter } from "../../src/render/xmlWriter.js";
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
@@ -120,6 +120,35 @@ describe("XmlWriter", () => {
       `${DECLARATION}\n<root>\n  <s id="1">eins</s>\n  <h>${"ä".repeat(100_000)}</h>` +
         `\n  <s id="99">n99 ${"x".repeat(1000)}</s>\n</root>\n`,
     );
+  });
+
+  it("gives slabs back for later fragments, which never change another owner's kept ones", () => {
+    const item = (text: string, slabs: FragmentSlabs) =>
+      XmlWriter.fragment(1, (xml) => xml.ele("i").txt(text).up(), slabs);
+    const render = (...fragments: ReturnType<typeof item>[]) =>
+      XmlWriter.document((xml) => {
+        xml.ele("root");
+        for (const fragment of fragments) xml.insert(fragment);
+      }).toString("utf8");
+    const kept = new FragmentSlabs();
+    const keptItem = item("kept", kept);
+    const expected = render(keptItem);
+    for (let round = 0; round < 3; round++) {
+      // A service's worth of fragments, filling several slabs, then given back.
+      const slabs = new FragmentSlabs();
+      const items = Array.from({ length: 200 }, (_, i) =>
+        item(`r${round} ${i} ${"y".repeat(900)}`, slabs),
+      );
+      expect(
+        render(items[0] as ReturnType<typeof item>, items[199] as ReturnType<typeof item>),
+      ).toBe(
+        `${DECLARATION}\n<root>\n  <i>r${round} 0 ${"y".repeat(900)}</i>` +
+          `\n  <i>r${round} 199 ${"y".repeat(900)}</i>\n</root>\n`,
+      );
+      slabs.release();
+      expect(() => item("late", slabs)).toThrow(/given back/);
+    }
+    expect(render(keptItem)).toBe(expected);
   });
 
   it("writes what its doc comment's example says", () => {
