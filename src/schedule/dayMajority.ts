@@ -21,22 +21,37 @@ export function dayMajorityProblem(
   marginHours: number,
 ): InputProblem | undefined {
   for (const date of dates) {
-    const found = measure(service, programmes, date, marginHours);
-    if (!found) continue;
-    const { inside, total, most } = found;
-    // Whether a smaller margin is the cure, or the programmes themselves run too long.
-    const cure =
-      marginHours > 0 && !measure(service, programmes, date, 0)
-        ? `lower piMarginHours (${marginHours})`
-        : "split the long programmes";
-    const hours = (ms: number) => `${Math.round((ms / HOUR_MS) * 10) / 10} h`;
-    return {
-      ...most.source.origin,
-      severity: "warning",
-      message: `makes the PI document of ${service.id} for ${date} list ${hours(total)} of programmes, only ${hours(inside)} (${Math.round((inside / total) * 100)} %) within that day; TS 102 818 §10.3 wants the majority inside: ${cure}`,
-    };
+    const found = dayMajorityOn(service, programmes, date, marginHours);
+    if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * The warning for one date, if its PI document lists mostly other days' time. It reads only the
+ * programmes its document lists (selectProgrammeDay): those billed the day before, that day and
+ * the day after, with a margin under 24 hours, when no programme lasts a whole day.
+ */
+export function dayMajorityOn(
+  service: Service,
+  programmes: readonly ProgrammeInstance[],
+  date: PlainDate,
+  marginHours: number,
+): InputProblem | undefined {
+  const found = measure(service, programmes, date, marginHours);
+  if (!found) return undefined;
+  const { inside, total, most } = found;
+  // Whether a smaller margin is the cure, or the programmes themselves run too long.
+  const cure =
+    marginHours > 0 && !measure(service, programmes, date, 0)
+      ? `lower piMarginHours (${marginHours})`
+      : "split the long programmes";
+  const hours = (ms: number) => `${Math.round((ms / HOUR_MS) * 10) / 10} h`;
+  return {
+    ...most.source.origin,
+    severity: "warning",
+    message: `makes the PI document of ${service.id} for ${date} list ${hours(total)} of programmes, only ${hours(inside)} (${Math.round((inside / total) * 100)} %) within that day; TS 102 818 §10.3 wants the majority inside: ${cure}`,
+  };
 }
 
 /** The day's listed time inside it and in all, when inside is not the majority. */
