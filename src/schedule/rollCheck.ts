@@ -71,8 +71,8 @@ export type RolledCheck =
  *   (attachEpisodes: one date's episodes against that date's airings) and the programme parts'
  *   (placeProgrammeParts over one date's programmes; merged in date order as one run gives);
  * - the CRIDs the YAML gives: the recorded ones of the days kept and the new days', checked for
- *   collisions again; a given CRID of this service's derived form, which is checked against all
- *   of its programmes, makes it unsure;
+ *   collisions again; a given CRID of this service's derived form (`…/<id>/<UTC minute>`), which
+ *   is checked against all of its programmes, makes it unsure;
  * - the day majority per published date (its document reads the day before and after only);
  * - the episodes' load problems (their files only) and the dates beyond the span, laid out alone
  *   (the same dates less the new ones: a dated day leaving the span would be a new one, unsure);
@@ -155,10 +155,11 @@ export function rollCheck(
     ...earlier.given.filter(billedIn(span.from, before.to)),
     ...givenOf(laidOut.programmes).filter(({ start }) => localDateOf(zone, start) > before.to),
   ];
+  // Only a CRID of the derived form (programmeCrid: a UTC minute) can be a programme's.
   const prefix = `crid://${cridAuthority}/${service.id}/`;
-  if (given.some(({ crid }) => crid.startsWith(prefix))) {
-    return { unsure: "a CRID it gives has its own derived form" };
-  }
+  const derivedForm = ({ crid }: GivenCrid) =>
+    crid.startsWith(prefix) && /^\d{12}$/.test(crid.slice(prefix.length));
+  if (given.some(derivedForm)) return { unsure: "a CRID it gives has its own derived form" };
   const collisions = cridCollisions([{ service, given, programmes: () => [] }], cridAuthority);
   if (collisions.length > 0) return { unsure: "its CRIDs collide" };
   const majority: Record<PlainDate, InputProblem> = {};
