@@ -77,9 +77,6 @@ async function edit(
   await writeFile(path, edited);
 }
 
-/** The folder setUp made for `data`. */
-const setUpRoot = (data: string) => join(data, "..");
-
 function renderedDocuments(summary: BuildSummary): number {
   return summary.rendered - EDGE_FILES;
 }
@@ -356,7 +353,7 @@ describe("an incremental build", () => {
   });
 
   it("rolls each check on by laying out the new days only, with warnings on the new day and on the one that left, a programme across midnight at the span's end and a CRID given again on the new day: what --force finds and writes", async () => {
-    const { data, build, tree } = await setUp();
+    const { root, data, tree } = await setUp();
     // Friday 27 November lays out 18 November to 6 December; Saturday 19 November to 7 December.
     const friday = Date.parse("2026-11-27T08:00:00Z");
     const saturday = friday + DAY_MS;
@@ -401,7 +398,7 @@ describe("an incremental build", () => {
     const buildKeepingGoing = (outDir: string, now: number, force = false) =>
       buildSite({
         dataDir: data,
-        outDir: join(setUpRoot(data), outDir),
+        outDir: join(root, outDir),
         now,
         force,
         keepGoing: true,
