@@ -1,4 +1,4 @@
-import type { EpisodeListDates, Service } from "../load/broadcaster.js";
+import type { EpisodeListDates, Service, Slot } from "../load/broadcaster.js";
 import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
 import { addDays, dateRange, daysBetween, type PlainDate, weekdayOf } from "../time/plainDate.js";
 import { localDateOf, resolveWallTime } from "../time/wallClock.js";
@@ -226,7 +226,7 @@ function notOwnDay(service: Service, date: PlainDate): string | undefined {
   const dated = schedule.dates.get(date);
   const slots = dated?.slots ?? schedule.week[weekdayOf(date)];
   if (slots.length === 0) return `${date} has no grid slots`;
-  const starts = [Math.max(...slots.map((slot) => slot.start))];
+  const starts = [lastStart(slots)];
   for (const special of dated?.specials ?? []) starts.push(special.start);
   for (const start of starts) {
     if (localDateOf(zone, resolveWallTime(zone, date, start)) !== date) {
@@ -234,4 +234,16 @@ function notOwnDay(service: Service, date: PlainDate): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The latest start among slots; the days of a weekly grid share their arrays. */
+const lastStarts = new WeakMap<readonly Slot[], number>();
+
+function lastStart(slots: readonly Slot[]): number {
+  let last = lastStarts.get(slots);
+  if (last === undefined) {
+    last = Math.max(...slots.map((slot) => slot.start));
+    lastStarts.set(slots, last);
+  }
+  return last;
 }
