@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Service } from "../../src/load/broadcaster.js";
 import { rollCheck } from "../../src/schedule/rollCheck.js";
@@ -136,3 +137,112 @@ describe("a check rolled on day by day", () => {
     expect("unsure" in rollOn(service, monday, MONDAY - DAY_MS)).toBe(true);
   });
 });
+
+describe("a check rolled on, over generated schedules", () => {
+  const time = fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom(0, 30))
+    .map(([h, m]) => `${String(h).padStart(2, "0")}:${m === 0 ? "00" : "30"}`);
+  // The morning and late shows air once a grid day (what episodes name); music fills in.
+  const grid = fc
+    .uniqueArray(time, { minLength: 2, maxLength: 5 })
+    .chain((times) =>
+      fc.tuple(fc.constant(times), fc.option(time, { nil: undefined }), fc.boolean()),
+    )
+    .map(([times, lateEnd, endless]) =>
+      times.map((start, i) => {
+        const what = i === 0 ? "morning" : i === 1 ? "late" : "music";
+        const end = i === 1 && !endless && lateEnd !== start ? `, end: "${lateEnd}"` : "";
+        return `{ start: "${start}", show: ${what}${end} }`;
+      }),
+    );
+  // Days as offsets from the first build's day, so that they fall inside and beside the spans.
+  const day = fc.integer({ min: -20, max: 20 });
+  // A November week, and weeks with clock changes: Zurich at 02:00, Nuuk's across midnight.
+  const first = fc.constantFrom(
+    { now: MONDAY, timeZone: "Europe/Zurich" },
+    { now: Date.parse("2027-03-22T12:00:00Z"), timeZone: "Europe/Zurich" },
+    { now: Date.parse("2027-03-20T12:00:00Z"), timeZone: "America/Nuuk" },
+    { now: Date.parse("2026-10-20T12:00:00Z"), timeZone: "America/Nuuk" },
+  );
+  const dateOf = (now: number, offset: number) =>
+    new Date(now + offset * DAY_MS).toISOString().slice(0, 10);
+  const dated = fc.oneof(
+    fc.constant("like: sun"),
+    fc
+      .tuple(time, time)
+      .filter(([from, to]) => from !== to)
+      .map(([from, to]) => `specials: [{ start: "${from}", end: "${to}", show: music }]`),
+    time.map((at) => `slots: [{ start: "${at}", show: music }]`),
+  );
+  const schedule = fc.record({
+    first,
+    weekdays: fc.uniqueArray(fc.constantFrom("mon", "tue", "wed", "thu", "fri", "sat", "sun"), {
+      minLength: 1,
+    }),
+    grid,
+    dated: fc.uniqueArray(fc.tuple(day, dated), { selector: ([date]) => date, maxLength: 3 }),
+    episodes: fc.uniqueArray(fc.tuple(day, fc.constantFrom("morning", "late"), fc.boolean()), {
+      selector: ([date, what]) => `${date} ${what}`,
+      maxLength: 12,
+    }),
+  });
+  type Generated = typeof schedule extends fc.Arbitrary<infer T> ? T : never;
+  const yamlOf = ({ first, weekdays, grid, dated, episodes }: Generated) => ({
+    schedule: [
+      SCHEDULE.slice(0, SCHEDULE.indexOf("grid:")),
+      `grid:\n  - days: [${weekdays.join(", ")}]\n    slots:\n`,
+      ...grid.map((slot) => `      - ${slot}\n`),
+      dated.length > 0 ? "dates:\n" : "",
+      ...dated.map(([date, what]) => `  - { date: ${dateOf(first.now, date)}, ${what} }\n`),
+    ].join(""),
+    episodes: [
+      "episodes:\n",
+      ...episodes.map(
+        ([offset, what, rename]) =>
+          `  - { date: ${dateOf(first.now, offset)}, show: ${what}${rename ? `, name: { long: "${what} ${offset}" }` : ""} }\n`,
+      ),
+    ].join(""),
+  });
+
+  it("equals the full check whenever it is sure, and is sure of many", () => {
+    let rolled = 0;
+    let tried = 0;
+    fc.assert(
+      fc.property(schedule, fc.integer({ min: 1, max: 3 }), (generated, later) => {
+        const yaml = yamlOf(generated);
+        let service: Service;
+        const { timeZone } = generated.first;
+        try {
+          service = loadedService(yaml.schedule, { "e.yaml": yaml.episodes }, { timeZone }).service;
+        } catch {
+          return; // a generated schedule the loader refuses: nothing to roll on
+        }
+        const earlier = checkOrNothing(service, generated.first.now);
+        if (!earlier) return;
+        tried++;
+        const now = generated.first.now + later * DAY_MS;
+        const roll = rollOn(service, earlier, now);
+        if (!("check" in roll)) return;
+        rolled++;
+        const full = scheduleBroadcaster({ provider, services: [service] }, now);
+        expect(full.checks.get(service)).toEqual(roll.check);
+        const programmes = full.scheduled?.services[0]?.programmes() ?? [];
+        for (const date of roll.documentDates) {
+          const listed = (from: readonly (typeof programmes)[number][]) =>
+            selectProgrammeDay(from, service.timeZone, date, provider.piMarginHours).programmes.map(
+              ({ crid, start, end, content }) => [crid, start, end, content.name?.long],
+            );
+          expect(listed(roll.programmes)).toEqual(listed(programmes));
+        }
+      }),
+      { numRuns: 300, seed: 23 },
+    );
+    // The draw must give rolls to compare, or the property proves little.
+    expect(rolled).toBeGreaterThan(30);
+    expect(rolled).toBeGreaterThan(tried / 3);
+  });
+});
+
+function checkOrNothing(service: Service, now: number): ServiceCheck | undefined {
+  return scheduleBroadcaster({ provider, services: [service] }, now).checks.get(service);
+}
