@@ -8,29 +8,14 @@ import { selectProgrammeDay } from "./selectProgrammeDay.js";
 const HOUR_MS = 3_600_000;
 
 /**
- * TS 102 818 §10.3: "the majority of the schedule shall be within that day". For each date,
- * the programmes its PI document lists (selectProgrammeDay, with the provider's piMarginHours)
- * are measured by their real lengths: the time inside the local day must be more than half of
- * all the time they cover. The first date where it is not is warned of, at the listed
- * programme lying most outside the day (a long one of the neighbouring day, usually).
- */
-export function dayMajorityProblem(
-  service: Service,
-  programmes: readonly ProgrammeInstance[],
-  dates: readonly PlainDate[],
-  marginHours: number,
-): InputProblem | undefined {
-  for (const date of dates) {
-    const found = dayMajorityOn(service, programmes, date, marginHours);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/**
- * The warning for one date, if its PI document lists mostly other days' time. It reads only the
- * programmes its document lists (selectProgrammeDay): those billed the day before, that day and
- * the day after, with a margin under 24 hours, when no programme lasts a whole day.
+ * TS 102 818 §10.3: "the majority of the schedule shall be within that day". The programmes
+ * the date's PI document lists (selectProgrammeDay, with the provider's piMarginHours) are
+ * measured by their real lengths: the time inside the local day must be more than half of all
+ * the time they cover. If it is not, the warning is at the listed programme lying most outside
+ * the day (a long one of the neighbouring day, usually); the schedule stage reports the first
+ * date that has one. It reads only the programmes the document lists: those billed the day
+ * before, that day and the day after (a margin under 24 hours), when no programme lasts a whole
+ * day (schedule/rollCheck.ts keeps it per date).
  */
 export function dayMajorityOn(
   service: Service,
