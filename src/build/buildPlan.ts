@@ -1,7 +1,8 @@
 import { programmeInformationInputs } from "../render/documentInputs.js";
-import type { ServiceCheck } from "../schedule/scheduleBroadcaster.js";
+import { ROLL_MAX_DAYS, rolledWindow } from "../schedule/rollCheck.js";
+import type { LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
 import { programmeInformationPath } from "../site/siteContract.js";
-import type { PlainDate } from "../time/plainDate.js";
+import { dateRange, daysBetween, type PlainDate } from "../time/plainDate.js";
 import { compareState, type SeenFile } from "./fileState.js";
 import type { RecordedInputs } from "./inputsRecord.js";
 
@@ -12,7 +13,8 @@ import type { RecordedInputs } from "./inputsRecord.js";
  * carries the plan out; SPI_STATIC_DEBUG=plan prints each reason. In one sentence: a document is
  * reused (not rendered) only when the last complete build recorded the same inputs for it, no
  * unfinished build journaled a version for it since, and its published file is still the one
- * recorded; a service's check is reused when it was recorded under the same key.
+ * recorded; a service's check is reused when it was recorded under the same key for the same
+ * days, and rolled on (only its new days laid out) when the days moved on by a few.
  */
 
 /** Why a document is rendered: one sentence a reader can check. */
@@ -23,11 +25,13 @@ export type RenderReason =
   | "a killed build journaled a version for it"
   | "its published file is gone or not the one the last build wrote";
 
-/** Why a service is laid out to be checked instead of taking its recorded check. */
+/** Why a service is laid out in full to be checked instead of taking its recorded check. */
 export type LayoutReason =
   | "--force checks every service"
   | "no check recorded for it"
-  | "its files, the program, the data folder or the days changed";
+  | "its files, the program or the data folder changed"
+  | `its days moved back, or on by more than ${typeof ROLL_MAX_DAYS} days`
+  | "its recorded check is not split by day";
 
 /**
  * One document's decision. `hash`: its inputs are as recorded but its file's state is not (a CI
@@ -45,6 +49,8 @@ export type SettledDecision = Exclude<DocumentDecision, { render: "hash" }>;
 /** A service's check as the last build recorded it, under the key it was made with. */
 export interface RecordedCheck {
   key: string;
+  /** The days it was laid out for. */
+  span: LayoutSpan;
   check: ServiceCheck;
 }
 
@@ -69,8 +75,10 @@ export interface ServiceToPlan {
   serviceIdentifier: string;
   /** What all its PI documents are made from (render/documentInputs.ts serviceInputs). */
   inputs: string;
-  /** The key its check would be recorded under now (checkRecord.ts). */
+  /** The key its check would be recorded under now (checkRecord.ts): its inputs, not the days. */
   checkKey: string;
+  /** The days it is laid out for now. */
+  span: LayoutSpan;
 }
 
 /** A document with what it is made from and the decision for it. */
@@ -80,9 +88,19 @@ export interface PlannedDocument {
   decision: DocumentDecision;
 }
 
+/**
+ * A service's check: reused as recorded (same inputs, same days); rolled on (same inputs, days
+ * moved on by 1 to ROLL_MAX_DAYS: the schedule stage lays out `days` only, schedule/rollCheck.ts,
+ * or all of it when it finds that unsure); or laid out in full, and why.
+ */
+export type CheckDecision =
+  | { reuse: ServiceCheck }
+  | { roll: ServiceCheck; days: PlainDate[] }
+  | { layOut: LayoutReason };
+
 export interface ServicePlan {
   id: string;
-  check: { reuse: ServiceCheck } | { layOut: LayoutReason };
+  check: CheckDecision;
   /** Its PI documents, one per published day in order. */
   documents: (PlannedDocument & { date: PlainDate })[];
 }
@@ -112,15 +130,31 @@ export function planBuild(
 
 function planCheck(
   { force, checks }: PlanState,
-  { id, checkKey }: ServiceToPlan,
-): ServicePlan["check"] {
+  { id, checkKey, span }: ServiceToPlan,
+): CheckDecision {
   if (force) return { layOut: "--force checks every service" };
   const recorded = checks.get(id);
   if (recorded === undefined) return { layOut: "no check recorded for it" };
-  if (recorded.key !== checkKey) {
-    return { layOut: "its files, the program, the data folder or the days changed" };
+  if (recorded.key !== checkKey)
+    return { layOut: "its files, the program or the data folder changed" };
+  const before = recorded.span;
+  if (before.from === span.from && before.to === span.to) return { reuse: recorded.check };
+  const moved = daysBetween(before.to, span.to);
+  if (moved < 1 || moved > ROLL_MAX_DAYS || daysBetween(before.from, span.from) !== moved) {
+    return { layOut: `its days moved back, or on by more than ${ROLL_MAX_DAYS} days` };
   }
-  return { reuse: recorded.check };
+  if (recorded.check.dayByDay === undefined) {
+    return { layOut: "its recorded check is not split by day" };
+  }
+  const window = rolledWindow(before, span);
+  return { roll: recorded.check, days: dateRange(window.from, window.to) };
+}
+
+/** What the plan says of a service's check, for SPI_STATIC_DEBUG=plan. */
+export function describeCheck(check: CheckDecision): string {
+  if ("reuse" in check) return "check reused as recorded";
+  if ("roll" in check) return `check rolled on: lays out ${check.days.join(", ")}`;
+  return `laid out in full: ${check.layOut}`;
 }
 
 /** The decision for one document (PI, SI or logo) made from `inputs`. */

@@ -41,6 +41,7 @@ import {
   afterHashing,
   type BuildPlan,
   type DocumentDecision,
+  describeCheck,
   type PlanState,
   PlanTally,
   planBuild,
@@ -451,10 +452,12 @@ function planFor(
       fqdn: service.radiodns.fqdn,
       serviceIdentifier: service.radiodns.serviceIdentifier,
       inputs: serviceInputs(program, provider, service),
-      checkKey: checkRecord.keyOf(provider, service, span),
+      checkKey: checkRecord.keyOf(provider, service),
+      span,
     })),
     dates,
   );
+  for (const { id, check } of plan.services) debug("plan", () => `${id}: ${describeCheck(check)}`);
   const byId = new Map(plan.services.map((service) => [service.id, service.documents]));
   return { broadcaster, state, plan, documentsOf: (id) => byId.get(id) ?? [] };
 }
@@ -467,8 +470,9 @@ function settle(outDir: string, path: string, decision: DocumentDecision): Settl
 
 /**
  * The schedule stage under the plan: the services whose recorded check the plan reuses are
- * taken as recorded, and each service laid out has the document or two the plan renders of it
- * rendered from that layout at once (renderAhead.ts).
+ * taken as recorded, those it rolls on are checked day by day, and each service laid out (in
+ * full or its new days) has the document or two the plan renders of it rendered from that
+ * layout at once (renderAhead.ts), when the layout covers their days.
  */
 function schedule(
   { broadcaster, plan, documentsOf }: Planned,
@@ -476,13 +480,19 @@ function schedule(
   ahead: RenderAhead,
 ): ScheduleReport {
   const recorded = new Map<string, ServiceCheck>();
-  for (const { id, check } of plan.services) if ("reuse" in check) recorded.set(id, check.reuse);
-  const steps = checkServices(broadcaster, now, { recorded });
+  const rolled = new Map<string, ServiceCheck>();
+  for (const { id, check } of plan.services) {
+    if ("reuse" in check) recorded.set(id, check.reuse);
+    else if ("roll" in check) rolled.set(id, check.roll);
+  }
+  const steps = checkServices(broadcaster, now, { recorded, rolled });
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    const toRender = documentsOf(step.value.service.id).filter(
-      ({ decision }) => decision.render === true,
+    // A service checked day by day has the programmes of its new days only.
+    const { service, documentDates } = step.value;
+    const toRender = documentsOf(service.id).filter(
+      ({ decision, date }) => decision.render === true && documentDates.includes(date),
     );
     ahead.renderFrom(broadcaster.provider, step.value, toRender);
   }

@@ -186,7 +186,20 @@ export interface Schedule {
 export interface EpisodeSource {
   /** Without `problems`, loaded to be rendered: unchecked, their origins NOT_LOCATED. */
   load(problems: InputProblem[] | undefined): EpisodesByDate;
+  /**
+   * Checked as `load(problems)`, but only the lists `pick` takes, by index (the schedule's own,
+   * then the episode files in order), and the dates each list taken holds. A day-by-day check
+   * reads only the lists that hold its new days (schedule/rollCheck.ts): as long as the lists
+   * are the same files and had no errors, their episodes of those days are the same.
+   */
+  loadLists(
+    problems: InputProblem[],
+    pick: (list: number) => boolean,
+  ): { episodes: EpisodesByDate; listDates: EpisodeListDates[] };
 }
+
+/** The first and last date of a list's episodes; null for none (or a list not read). */
+export type EpisodeListDates = readonly [PlainDate, PlainDate] | null;
 
 export type EpisodesByDate = ReadonlyMap<PlainDate, readonly Episode[]>;
 

@@ -1,5 +1,13 @@
 import { isCalendarDate, type Weekday, weekdayNames } from "../time/plainDate.js";
-import type { DatedDay, Schedule, Show, Slot, SpecialSlot } from "./broadcaster.js";
+import type {
+  DatedDay,
+  EpisodeListDates,
+  EpisodeSource,
+  Schedule,
+  Show,
+  Slot,
+  SpecialSlot,
+} from "./broadcaster.js";
 import { didYouMean } from "./closestName.js";
 import { findDeadAir } from "./findDeadAir.js";
 import { findLongProgrammes } from "./findLongProgrammes.js";
@@ -36,7 +44,7 @@ export function loadSchedule(
   // Only the schedule's own episodes are held, not its input: the model keeps its shows.
   const own = { episodes: input.episodes };
   const lists: readonly EpisodeList[] = [{ file, input: () => own }, ...episodeFiles];
-  const episodes = {
+  const episodes: EpisodeSource = {
     load(found: InputProblem[] | undefined) {
       const index = emptyEpisodeIndex();
       for (const list of lists) {
@@ -44,6 +52,29 @@ export function loadSchedule(
         loadEpisodes(list.input().episodes ?? [], source, index, found);
       }
       return index.byDate;
+    },
+    loadLists(found: InputProblem[], pick: (list: number) => boolean) {
+      const index = emptyEpisodeIndex();
+      const listDates: EpisodeListDates[] = [];
+      lists.forEach((list, i) => {
+        if (!pick(i)) {
+          listDates.push(null);
+          return;
+        }
+        const source = { file: list.file, language, unknownShow: slots.unknownShow };
+        const inputs = list.input().episodes ?? [];
+        loadEpisodes(inputs, source, index, found);
+        // Each date as written: one that is no calendar date is an error, and a service with
+        // errors is never checked day by day.
+        let first: string | undefined;
+        let last: string | undefined;
+        for (const { date } of inputs) {
+          if (first === undefined || date < first) first = date;
+          if (last === undefined || date > last) last = date;
+        }
+        listDates.push(first === undefined || last === undefined ? null : [first, last]);
+      });
+      return { episodes: index.byDate, listDates };
     },
   };
   const schedule = { shows, week, dates, episodes };

@@ -10,6 +10,8 @@ import type { ProgrammeInstance } from "./programmeInstance.js";
  * exactly one airing (its date, and its show and start where it gives them), and no airing may
  * have two; each mistake is a problem at the episode. Episodes of other dates are not looked at
  * here (files of past weeks stay around; the schedule stage checks future ones on their own).
+ * The problems come by date, in date order: what one date's episodes find depends on that
+ * date's airings only, so a day-by-day check can keep a date's (schedule/rollCheck.ts).
  */
 export function attachEpisodes(
   programmes: ProgrammeInstance[],
@@ -17,8 +19,9 @@ export function attachEpisodes(
   zone: string,
   from: PlainDate,
   to: PlainDate,
-): InputProblem[] {
-  if (episodes.size === 0) return [];
+): Map<PlainDate, InputProblem[]> {
+  const byDate = new Map<PlainDate, InputProblem[]>();
+  if (episodes.size === 0) return byDate;
   const matches = new Map<Episode, number[]>();
   programmes.forEach((programme, index) => {
     const candidates = episodes.get(programme.billedDate);
@@ -33,7 +36,7 @@ export function attachEpisodes(
     }
   });
 
-  const problems: InputProblem[] = [];
+  let problems: InputProblem[] = [];
   const problem = (episode: Episode, message: string, field = "") =>
     problems.push({
       ...episode.origin,
@@ -42,9 +45,10 @@ export function attachEpisodes(
       message,
     });
   const describedBy = new Map<number, Episode>();
-  for (const [date, onDate] of episodes) {
-    if (date < from || date > to) continue;
-    for (const episode of onDate) {
+  const dates = [...episodes.keys()].filter((date) => date >= from && date <= to).sort();
+  for (const date of dates) {
+    problems = [];
+    for (const episode of episodes.get(date) ?? []) {
       const found = matches.get(episode) ?? [];
       if (found.length !== 1) {
         const airings = found.length === 0 ? airingsOn(programmes, episode) : found;
@@ -87,8 +91,9 @@ export function attachEpisodes(
         derivedCrid: episode.crid === undefined ? programme.derivedCrid : false,
       };
     }
+    if (problems.length > 0) byDate.set(date, problems);
   }
-  return problems;
+  return byDate;
 }
 
 /**

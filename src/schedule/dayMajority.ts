@@ -8,35 +8,35 @@ import { selectProgrammeDay } from "./selectProgrammeDay.js";
 const HOUR_MS = 3_600_000;
 
 /**
- * TS 102 818 §10.3: "the majority of the schedule shall be within that day". For each date,
- * the programmes its PI document lists (selectProgrammeDay, with the provider's piMarginHours)
- * are measured by their real lengths: the time inside the local day must be more than half of
- * all the time they cover. The first date where it is not is warned of, at the listed
- * programme lying most outside the day (a long one of the neighbouring day, usually).
+ * TS 102 818 §10.3: "the majority of the schedule shall be within that day". The programmes
+ * the date's PI document lists (selectProgrammeDay, with the provider's piMarginHours) are
+ * measured by their real lengths: the time inside the local day must be more than half of all
+ * the time they cover. If it is not, the warning is at the listed programme lying most outside
+ * the day (a long one of the neighbouring day, usually); the schedule stage reports the first
+ * date that has one. It reads only the programmes the document lists: those billed the day
+ * before, that day and the day after (a margin under 24 hours), when no programme lasts a whole
+ * day (schedule/rollCheck.ts keeps it per date).
  */
-export function dayMajorityProblem(
+export function dayMajorityOn(
   service: Service,
   programmes: readonly ProgrammeInstance[],
-  dates: readonly PlainDate[],
+  date: PlainDate,
   marginHours: number,
 ): InputProblem | undefined {
-  for (const date of dates) {
-    const found = measure(service, programmes, date, marginHours);
-    if (!found) continue;
-    const { inside, total, most } = found;
-    // Whether a smaller margin is the cure, or the programmes themselves run too long.
-    const cure =
-      marginHours > 0 && !measure(service, programmes, date, 0)
-        ? `lower piMarginHours (${marginHours})`
-        : "split the long programmes";
-    const hours = (ms: number) => `${Math.round((ms / HOUR_MS) * 10) / 10} h`;
-    return {
-      ...most.source.origin,
-      severity: "warning",
-      message: `makes the PI document of ${service.id} for ${date} list ${hours(total)} of programmes, only ${hours(inside)} (${Math.round((inside / total) * 100)} %) within that day; TS 102 818 §10.3 wants the majority inside: ${cure}`,
-    };
-  }
-  return undefined;
+  const found = measure(service, programmes, date, marginHours);
+  if (!found) return undefined;
+  const { inside, total, most } = found;
+  // Whether a smaller margin is the cure, or the programmes themselves run too long.
+  const cure =
+    marginHours > 0 && !measure(service, programmes, date, 0)
+      ? `lower piMarginHours (${marginHours})`
+      : "split the long programmes";
+  const hours = (ms: number) => `${Math.round((ms / HOUR_MS) * 10) / 10} h`;
+  return {
+    ...most.source.origin,
+    severity: "warning",
+    message: `makes the PI document of ${service.id} for ${date} list ${hours(total)} of programmes, only ${hours(inside)} (${Math.round((inside / total) * 100)} %) within that day; TS 102 818 §10.3 wants the majority inside: ${cure}`,
+  };
 }
 
 /** The day's listed time inside it and in all, when inside is not the majority. */

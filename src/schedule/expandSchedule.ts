@@ -5,7 +5,7 @@ import { localDateOf, type WallTimes, wallTimesOn } from "../time/wallClock.js";
 import { attachEpisodes } from "./attachEpisodes.js";
 import { programmeCrid, programmeEventCrid, showGroupCrid } from "./programmeCrid.js";
 import type { AiringKind, ProgrammeInstance } from "./programmeInstance.js";
-import { placeProgrammeParts } from "./programmeParts.js";
+import { mergePartProblems, placeProgrammeParts } from "./programmeParts.js";
 import { eventShortId, groupShortId, programmeShortId } from "./programmeShortId.js";
 
 interface Airing {
@@ -45,8 +45,23 @@ export interface ScheduleExpansion {
   programmes: ProgrammeInstance[];
   /** Each pair of entries once, with the first date they overlap on. */
   overlaps: Overlap[];
-  /** Episodes that match no airing or several, events that do not fit, empty on-demand windows. */
+  /**
+   * Episodes that match no airing or several, events that do not fit, empty on-demand windows:
+   * the episodes' by date in date order, then the programme parts', then shared shortIds.
+   */
   problems: InputProblem[];
+  /** The same, episodes' and parts' only, by billed date (dates with none left out). */
+  days: Map<PlainDate, DayParts>;
+}
+
+/**
+ * What laying out found on one billed date: its episodes' problems (attachEpisodes) and its
+ * programmes' parts' (placeProgrammeParts over that date's programmes alone). Either depends on
+ * that date's programmes and episodes only.
+ */
+export interface DayParts {
+  attach: InputProblem[];
+  parts: InputProblem[];
 }
 
 /** The same two entries overlap on every day they recur: one pair, one problem. */
@@ -126,7 +141,7 @@ export function expandSchedule(
   const specials = chainSlots(specialSlots, overlap);
 
   if (overlaps.size > 0) {
-    return { programmes: [], overlaps: [...overlaps.values()], problems: [] };
+    return { programmes: [], overlaps: [...overlaps.values()], problems: [], days: new Map() };
   }
 
   const airings = [...specials];
@@ -168,8 +183,23 @@ export function expandSchedule(
       source: airing.source,
     });
   }
-  const problems = attachEpisodes(programmes, episodes, zone, from, to);
-  problems.push(...placeProgrammeParts(programmes, zone));
+  const attached = attachEpisodes(programmes, episodes, zone, from, to);
+  // Placed date by date (programmes are sorted by start, so each date's are a run), so that
+  // what each date found can be kept on its own (DayParts); merged, it is the same.
+  const placed = new Map<PlainDate, InputProblem[]>();
+  for (let first = 0, next = 1; first < programmes.length; next++) {
+    const date = (programmes[first] as ProgrammeInstance).billedDate;
+    if (next < programmes.length && programmes[next]?.billedDate === date) continue;
+    const found = placeProgrammeParts(programmes.slice(first, next), zone);
+    if (found.length > 0) placed.set(date, found);
+    first = next;
+  }
+  const byDate = new Map<PlainDate, DayParts>();
+  for (const date of [...new Set([...attached.keys(), ...placed.keys()])].sort()) {
+    byDate.set(date, { attach: attached.get(date) ?? [], parts: placed.get(date) ?? [] });
+  }
+  const problems = [...attached.values()].flat();
+  problems.push(...mergePartProblems(placed.values()));
   // Placed all the same, so an event that does not fit is still reported; then left out.
   if (!service.programmeEvents) for (const programme of programmes) programme.events = [];
   for (const programme of programmes) {
@@ -180,7 +210,7 @@ export function expandSchedule(
   }
   if (uniqueShortIds)
     problems.push(...sharedShortIds(programmes), ...sharedEventShortIds(programmes));
-  return { programmes, overlaps: [], problems };
+  return { programmes, overlaps: [], problems, days: byDate };
 }
 
 /**

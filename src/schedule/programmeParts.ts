@@ -72,8 +72,9 @@ export function onDemandWindow(
 export function placeProgrammeParts(programmes: ProgrammeInstance[], zone: string): InputProblem[] {
   const problems = new Map<string, InputProblem>();
   const report = (at: SourceRef, message: string, severity: "error" | "warning" = "error") => {
-    const key = `${severity} ${formatSourceRef(at)}`;
-    if (!problems.has(key)) problems.set(key, { ...at, severity, message });
+    const problem: InputProblem = { ...at, severity, message };
+    const key = partProblemKey(problem);
+    if (!problems.has(key)) problems.set(key, problem);
   };
   for (const programme of programmes) {
     const { content, start, end } = programme;
@@ -106,6 +107,27 @@ export function placeProgrammeParts(programmes: ProgrammeInstance[], zone: strin
     }
   }
   return [...problems.values()];
+}
+
+/**
+ * What makes two of placeProgrammeParts' problems one: the same entry, the same severity. Only
+ * the first airing concerned is named, so the problems of consecutive runs of programmes are
+ * merged by it, the earlier run's first (mergePartProblems).
+ */
+export function partProblemKey(problem: InputProblem): string {
+  return `${problem.severity} ${formatSourceRef(problem)}`;
+}
+
+/** Problems of consecutive runs of programmes, each run's placeProgrammeParts, as one run's. */
+export function mergePartProblems(runs: Iterable<readonly InputProblem[]>): InputProblem[] {
+  const merged = new Map<string, InputProblem>();
+  for (const run of runs) {
+    for (const problem of run) {
+      const key = partProblemKey(problem);
+      if (!merged.has(key)) merged.set(key, problem);
+    }
+  }
+  return [...merged.values()];
 }
 
 /** `2 h 30 min`, `45 min`. */

@@ -4,10 +4,11 @@ import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
 import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";
-import { dayMajorityProblem } from "./dayMajority.js";
+import { dayMajorityOn } from "./dayMajority.js";
 import { expandSchedule, type Overlap, overlapKey, overlapProblem } from "./expandSchedule.js";
 import { groupShortIdCollisions } from "./groupShortIds.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
+import { type DayByDayCheck, rollCheck } from "./rollCheck.js";
 
 export interface ScheduledService {
   service: Service;
@@ -24,7 +25,7 @@ export interface ScheduledService {
 export type GivenCrid = Pick<ProgrammeInstance, "crid" | "start">;
 
 /** A service as the CRID checks see it: the CRIDs its YAML gives, and all its programmes. */
-interface CridSource {
+export interface CridSource {
   service: Service;
   given: readonly GivenCrid[];
   programmes(): readonly ProgrammeInstance[];
@@ -34,6 +35,8 @@ interface CridSource {
 export interface ServiceCheck {
   problems: InputProblem[];
   given: GivenCrid[];
+  /** The same, split by day, for the next day's check to lay out only its new days. */
+  dayByDay?: DayByDayCheck | undefined;
 }
 
 export interface ScheduledBroadcaster {
@@ -69,6 +72,11 @@ export interface ScheduleOptions {
    * it reports what its recorded check found.
    */
   recorded?: ReadonlyMap<string, ServiceCheck> | undefined;
+  /**
+   * Checks recorded for earlier days (same inputs), by service id: such a service is checked
+   * day by day (rollCheck.ts), laying out only its new days, or in full when that is unsure.
+   */
+  rolled?: ReadonlyMap<string, ServiceCheck> | undefined;
 }
 
 /** A service checked without errors, as the schedule stage yields it. */
@@ -81,6 +89,11 @@ export interface CheckedService {
    * service is checked: a build holds one service's programmes at a time.
    */
   programmes: readonly ProgrammeInstance[] | undefined;
+  /**
+   * The published dates whose PI documents these programmes make as the whole span's would:
+   * all of them after a full layout, the new ones after a day-by-day check.
+   */
+  documentDates: readonly PlainDate[];
 }
 
 /** The days a build at `now` (UTC ms) publishes in `timeZone`, and the span it lays out. */
@@ -126,7 +139,7 @@ export function scheduleBroadcaster(
 export function* checkServices(
   broadcaster: Broadcaster,
   now: number,
-  { recorded }: ScheduleOptions = {},
+  { recorded, rolled }: ScheduleOptions = {},
 ): Generator<CheckedService, ScheduleReport> {
   const { today, dates, span } = publishedDays(broadcaster.provider.timeZone, now);
   const { from, to } = span;
@@ -145,9 +158,24 @@ export function* checkServices(
       services.push({ service, programmes: layOutAgain });
       cridSources.push({ service, given: asRecorded.given, programmes: layOutAgain });
       checks.set(service, asRecorded);
-      yield { service, check: asRecorded, programmes: undefined };
+      yield { service, check: asRecorded, programmes: undefined, documentDates: [] };
       continue;
     }
+    const earlier = rolled?.get(service.id);
+    const marginHours = broadcaster.provider.piMarginHours;
+    const roll =
+      earlier && rollCheck(service, earlier, { cridAuthority, span, dates, marginHours });
+    if (roll && "check" in roll) {
+      const { check } = roll;
+      debug("schedule", () => `${service.id}: checked day by day: laid out ${roll.laidOut}`);
+      for (const problem of check.problems) problems.push(problem);
+      services.push({ service, programmes: layOutAgain });
+      cridSources.push({ service, given: check.given, programmes: layOutAgain });
+      checks.set(service, check);
+      yield { service, check, programmes: roll.programmes, documentDates: roll.documentDates };
+      continue;
+    }
+    if (roll) debug("schedule", () => `${service.id}: laid out in full: ${roll.unsure}`);
     const laidOut = layOutService(service, cridAuthority, from, to);
     const { programmes, overlaps, datesBeyond } = laidOut;
     debug(
@@ -166,10 +194,15 @@ export function* checkServices(
       ...laidOut.problems,
       ...cridCollisions([{ service, given, programmes: () => programmes }], cridAuthority),
     ];
-    const majority =
-      overlaps.length === 0 &&
-      dayMajorityProblem(service, programmes, dates, broadcaster.provider.piMarginHours);
-    if (majority) own.push(majority);
+    const majority: Record<PlainDate, InputProblem> = {};
+    if (overlaps.length === 0) {
+      for (const date of dates) {
+        const found = dayMajorityOn(service, programmes, date, marginHours);
+        if (found) majority[date] = found;
+      }
+    }
+    const firstMajority = Object.values(majority)[0];
+    if (firstMajority) own.push(firstMajority);
     for (const problem of own) problems.push(problem);
     if (own.some((problem) => problem.severity === "error")) {
       brokenServices.push(service.id);
@@ -177,9 +210,13 @@ export function* checkServices(
     }
     services.push({ service, programmes: layOutAgain });
     cridSources.push({ service, given, programmes: layOutAgain });
-    const check = { problems: own, given };
+    const check: ServiceCheck = {
+      problems: own,
+      given,
+      dayByDay: { ...laidOut.dayByDay, span, majority },
+    };
     checks.set(service, check);
-    yield { service, check, programmes };
+    yield { service, check, programmes, documentDates: dates };
   }
   // What remains fails only together: CRIDs given in the YAML that collide across services, and
   // groups of services with unique shortIds whose shortIds would.
@@ -255,9 +292,12 @@ function layOutService(
   problems: InputProblem[];
   datesBeyond: number;
   episodes: { within: number; later: number; earlier: number };
+  dayByDay: Omit<DayByDayCheck, "span" | "majority">;
 } {
   const problems: InputProblem[] = [];
-  const episodes = service.schedule.episodes.load(problems);
+  const loaded = service.schedule.episodes.loadLists(problems, () => true);
+  const { episodes } = loaded;
+  const load = [...problems];
   const expanded = expandSchedule(service, cridAuthority, from, to, episodes);
   const { programmes, overlaps } = expanded;
   for (const problem of expanded.problems) problems.push(problem);
@@ -272,30 +312,53 @@ function layOutService(
   const beyond = new Set([...dates.keys()].filter((date) => date < from || date > to));
   const datesBeyond = beyond.size;
   for (const date of episodes.keys()) if (date > to) beyond.add(date);
+  const beyondFound: [PlainDate, InputProblem[]][] = [];
   for (const date of beyond) {
     const expansion = expandSchedule(service, cridAuthority, date, date, episodes);
     for (const overlap of expansion.overlaps) {
       const key = overlapKey(overlap);
       if (!found.has(key)) found.set(key, overlap);
     }
-    for (const problem of expansion.problems) {
-      const key = formatSourceRef(problem);
-      if (reported.has(key)) continue;
-      reported.add(key);
-      problems.push({
-        ...problem,
-        severity: "warning",
-        message: `${problem.message} (${date} is after the days published now; it becomes an error when it comes into them)`,
-      });
-    }
+    if (expansion.problems.length > 0) beyondFound.push([date, expansion.problems]);
   }
+  problems.push(...beyondWarnings(beyondFound, reported));
   return {
     programmes,
     overlaps: [...found.values()],
     problems,
     datesBeyond,
     episodes: episodeCount,
+    dayByDay: {
+      load,
+      days: Object.fromEntries(expanded.days),
+      beyond: beyondFound,
+      episodeLists: loaded.listDates,
+    },
   };
+}
+
+/**
+ * What the dates beyond the span found, as warnings, each entry once: one already `reported`
+ * (which this adds to) is not repeated. Made the same way for a full check and a day-by-day one.
+ */
+export function beyondWarnings(
+  found: readonly (readonly [PlainDate, readonly InputProblem[]])[],
+  reported: Set<string>,
+): InputProblem[] {
+  const warnings: InputProblem[] = [];
+  for (const [date, problems] of found) {
+    for (const problem of problems) {
+      const key = formatSourceRef(problem);
+      if (reported.has(key)) continue;
+      reported.add(key);
+      warnings.push({
+        ...problem,
+        severity: "warning",
+        message: `${problem.message} (${date} is after the days published now; it becomes an error when it comes into them)`,
+      });
+    }
+  }
+  return warnings;
 }
 
 /**
@@ -304,7 +367,7 @@ function layOutService(
  * kept; a given CRID can equal a derived one only if it has the derived form, naming a service
  * whose programmes are then looked through.
  */
-function cridCollisions(services: CridSource[], cridAuthority: string): InputProblem[] {
+export function cridCollisions(services: CridSource[], cridAuthority: string): InputProblem[] {
   const problems: InputProblem[] = [];
   const givenCrids = new Map<string, { service: Service; programme: GivenCrid }>();
   for (const { service, given } of services) {

@@ -7,10 +7,12 @@ import {
   planBuild,
   planDocument,
   planPrune,
+  type RecordedCheck,
   type ServiceToPlan,
 } from "../../src/build/buildPlan.js";
 import type { SeenFile } from "../../src/build/fileState.js";
 import type { ServiceCheck } from "../../src/schedule/scheduleBroadcaster.js";
+import { addDays } from "../../src/time/plainDate.js";
 
 /** Three published days are enough to see a day roll. */
 const MONDAY = ["2026-11-22", "2026-11-23", "2026-11-24"];
@@ -19,21 +21,38 @@ const TUESDAY = ["2026-11-23", "2026-11-24", "2026-11-25"];
 const pi = (id: string, day: string) =>
   `radiodns/spi/3.1/id/rdns.example/${id}/${day.replaceAll("-", "")}_PI.xml`;
 
-/** A service as the engine hands it to the plan: its check key covers its files and the days. */
+/** The span a build publishing `days` lays out: a day either side. */
+const spanOf = (days: readonly string[]) => ({
+  from: addDays(days[0] as string, -1),
+  to: addDays(days[days.length - 1] as string, 1),
+});
+
+/** A service as the engine hands it to the plan: its check key covers its files, not the days. */
 function service(id: string, files = "v1", days = MONDAY): ServiceToPlan {
   return {
     id,
     fqdn: "rdns.example",
     serviceIdentifier: id,
     inputs: `${id} ${files}`,
-    checkKey: `${id} ${files} ${days[0]}`,
+    checkKey: `${id} ${files}`,
+    span: spanOf(days),
   };
 }
 
-const aCheck = (id: string): ServiceCheck => ({
+const aCheck = (id: string, days = MONDAY): ServiceCheck => ({
   problems: [],
   given: [{ crid: `crid://${id}`, start: 0 }],
+  dayByDay: {
+    span: spanOf(days),
+    load: [],
+    days: {},
+    majority: {},
+    beyond: [],
+    episodeLists: [],
+  },
 });
+/** A check recorded before checks were split by day. */
+const aCheckWithout = (id: string): ServiceCheck => ({ ...aCheck(id), dayByDay: undefined });
 const fileOf = (path: string): SeenFile => ({ state: `state of ${path}`, digest: "d".repeat(64) });
 
 /** The state a complete build of `services` over `days` leaves, its files untouched since. */
@@ -54,7 +73,9 @@ function builtWith(services: ServiceToPlan[], days = MONDAY): PlanState {
   return {
     ...empty,
     recorded,
-    checks: new Map(services.map((s) => [s.id, { key: s.checkKey, check: aCheck(s.id) }])),
+    checks: new Map(
+      services.map((s) => [s.id, { key: s.checkKey, span: s.span, check: aCheck(s.id, days) }]),
+    ),
     observed: new Map([...recorded].map(([path, { file }]) => [path, file.state])),
   };
 }
@@ -73,11 +94,18 @@ function outcomes(plan: BuildPlan): Record<string, string> {
 
 const checksOf = (plan: BuildPlan) =>
   Object.fromEntries(
-    plan.services.map(({ id, check }) => [id, "reuse" in check ? "reused" : check.layOut]),
+    plan.services.map(({ id, check }) => [
+      id,
+      "reuse" in check
+        ? "reused"
+        : "roll" in check
+          ? `rolled on, laying out ${check.days.join(" ")}`
+          : check.layOut,
+    ]),
   );
 
 describe("planBuild", () => {
-  it("on the next night renders each service's new day only, lays every service out (its days moved), and prunes the day that left", () => {
+  it("on the next night renders each service's new day only, rolls every check on (laying out its new day and the two before), and prunes the day that left", () => {
     const monday = builtWith([service("news"), service("pop")]);
     const services = [service("news", "v1", TUESDAY), service("pop", "v1", TUESDAY)];
     const plan = planBuild(monday, services, TUESDAY);
@@ -90,14 +118,46 @@ describe("planBuild", () => {
       [pi("pop", "2026-11-25")]: "no earlier build recorded it",
     });
     expect(checksOf(plan)).toEqual({
-      news: "its files, the program, the data folder or the days changed",
-      pop: "its files, the program, the data folder or the days changed",
+      news: "rolled on, laying out 2026-11-24 2026-11-25 2026-11-26",
+      pop: "rolled on, laying out 2026-11-24 2026-11-25 2026-11-26",
     });
+    // The recorded check is handed to the schedule stage to be rolled on from.
+    expect(plan.services[0]?.check).toMatchObject({ roll: aCheck("news") });
     const published = new Set(Object.keys(outcomes(plan)));
     expect(planPrune(monday.recorded.keys(), published, [])).toEqual([
       pi("news", "2026-11-22"),
       pi("pop", "2026-11-22"),
     ]);
+  });
+
+  it("rolls a check on over a missed night (its two new days), but lays a service out in full when its days went back, moved on too far, or its check is not split by day", () => {
+    const monday = builtWith([service("news"), service("pop"), service("jazz")]);
+    const later = (days: number) => MONDAY.map((day) => addDays(day, days));
+    const oldShape = monday.checks.get("jazz");
+    const state: PlanState = {
+      ...monday,
+      checks: new Map([
+        ...monday.checks,
+        ["jazz", { ...(oldShape as RecordedCheck), check: aCheckWithout("jazz") }],
+      ]),
+    };
+    const checks = (days: string[]) =>
+      checksOf(
+        planBuild(
+          state,
+          ["news", "pop", "jazz"].map((id) => service(id, "v1", days)),
+          days,
+        ),
+      );
+    expect(checks(later(2))).toEqual({
+      news: "rolled on, laying out 2026-11-24 2026-11-25 2026-11-26 2026-11-27",
+      pop: "rolled on, laying out 2026-11-24 2026-11-25 2026-11-26 2026-11-27",
+      jazz: "its recorded check is not split by day",
+    });
+    expect(checks(later(-1)).news).toBe("its days moved back, or on by more than 3 days");
+    expect(checks(later(4)).news).toBe("its days moved back, or on by more than 3 days");
+    // The same days: reused as recorded, split or not.
+    expect(checks(MONDAY)).toEqual({ news: "reused", pop: "reused", jazz: "reused" });
   });
 
   it("after one service's files were edited renders that service's documents and lays out that service alone", () => {
@@ -109,7 +169,7 @@ describe("planBuild", () => {
     }
     expect(checksOf(plan)).toEqual({
       news: "reused",
-      pop: "its files, the program, the data folder or the days changed",
+      pop: "its files, the program or the data folder changed",
     });
     // A reused check is the recorded one, handed to the schedule stage as it is.
     expect(plan.services[0]?.check).toEqual({ reuse: aCheck("news") });

@@ -352,6 +352,86 @@ describe("an incremental build", () => {
     expect(Math.min(...evicted)).toBeGreaterThan(Math.max(...earlier));
   });
 
+  it("rolls each check on by laying out the new days only, with warnings on the new day and on the one that left, a programme across midnight at the span's end and a CRID given again on the new day: what --force finds and writes", async () => {
+    const { root, data, tree } = await setUp();
+    // Friday 27 November lays out 18 November to 6 December; Saturday 19 November to 7 December.
+    const friday = Date.parse("2026-11-27T08:00:00Z");
+    const saturday = friday + DAY_MS;
+    // Episodes renaming a show with a German name keep that name in German: a warning, on the
+    // day that leaves (Wed 18), a day kept, the new day (Mon 7 December, beyond the days on
+    // Friday: a warning for the future then) and a day beyond both.
+    const renamed = (date: string) =>
+      `  - { date: ${date}, show: made-in-bern, name: { long: "Made in Bern on ${date}" } }\n`;
+    await mkdir(join(data, "episodes/bern"));
+    const dates = ["2026-11-18", "2026-11-25", "2026-12-07", "2026-12-08"];
+    await writeFile(
+      join(data, "episodes/bern/renamed.yaml"),
+      `episodes:\n${dates.map(renamed).join("")}`,
+    );
+    // The new day's last programme runs past midnight into the day after the span.
+    await writeFile(
+      join(data, "schedules/bern.yaml"),
+      (await readFile(join(data, "schedules/bern.yaml"), "utf8")).replace(
+        /^dates:\n/m,
+        'dates:\n  - date: 2026-12-07\n    specials:\n      - { start: "23:30", end: "02:00", show: sport }\n',
+      ),
+    );
+    // A CRID news gives on a day kept is given again by an episode of the new day: an error
+    // only once that day comes into the span.
+    await writeFile(
+      join(data, "episodes/news/again.yaml"),
+      'episodes:\n  - { date: 2026-12-07, show: morning, crid: "crid://aareradio.example/news/vote-2026-results" }\n',
+    );
+    const night = async (now: number) => {
+      vi.stubEnv("SPI_STATIC_DEBUG", "schedule");
+      const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+      const incremental = await buildKeepingGoing("incremental", now);
+      const said = stderr.mock.calls.map(([text]) => String(text)).join("");
+      stderr.mockRestore();
+      vi.unstubAllEnvs();
+      const forced = await buildKeepingGoing("forced", now, true);
+      expect(incremental.problems).toEqual(forced.problems);
+      expect(incremental.brokenServices).toEqual(forced.brokenServices);
+      expect(await tree("incremental")).toEqual(await tree("forced"));
+      return { incremental, said };
+    };
+    const buildKeepingGoing = (outDir: string, now: number, force = false) =>
+      buildSite({
+        dataDir: data,
+        outDir: join(root, outDir),
+        now,
+        force,
+        keepGoing: true,
+      });
+    const first = await night(friday);
+    // Each episode on a line of its own, after `episodes:`.
+    const warned = (summary: BuildSummary, date: string) =>
+      summary.problems.filter(
+        (p) =>
+          p.file.endsWith("renamed.yaml") &&
+          p.line === dates.indexOf(date) + 2 &&
+          p.message.includes("translation keeps the show's"),
+      );
+    expect(first.incremental.brokenServices).toEqual([]);
+    expect(warned(first.incremental, "2026-12-07")[0]?.message).toContain(
+      "after the days published",
+    );
+    const { incremental, said } = await night(saturday);
+    // Bern's check was rolled on: its new days laid out, not the whole span.
+    expect(said).toContain("bern: checked day by day: laid out 2026-12-05 to 2026-12-07");
+    expect(said).toContain("klassik: checked day by day");
+    expect(warned(incremental, "2026-11-18")).toEqual([]);
+    expect(warned(incremental, "2026-11-25")).toHaveLength(1);
+    expect(warned(incremental, "2026-12-07")[0]?.message).not.toContain("after the days published");
+    expect(warned(incremental, "2026-12-08")).toHaveLength(1);
+    // News could not be rolled on: its CRIDs collide; laid out in full, it reports the collision.
+    expect(said).toContain("news: laid out in full: its CRIDs collide");
+    expect(incremental.brokenServices).toEqual(["news"]);
+    expect(incremental.problems.map((p) => p.message)).toContainEqual(
+      expect.stringContaining("vote-2026-results"),
+    );
+  });
+
   it("writes what a build rendering everything writes, through random edits and clock moves", async () => {
     const next = random(15);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;

@@ -83,7 +83,16 @@ describe("SPI_STATIC_DEBUG", () => {
     // Then one line for the whole build: how many were reused, and how many rendered for what.
     // 98: the example's logos (issue 27) are documents too, reused like the others.
     expect(stderr).toMatch(/debug plan: 98 reused; rendered: 19: its inputs changed\n$/);
-    const lines = stderr.trim().split("\n").slice(0, -1);
+    const all = stderr.trim().split("\n").slice(0, -1);
+    // First each service's check: reused as recorded, or laid out and why.
+    const checks = all.filter((line) => !line.includes(": rendered: "));
+    expect(checks).toEqual(
+      ["bern", "klassik", "lounge", "news", "pop"].map(
+        (id) =>
+          `spi-static debug plan: ${id}: ${id === "news" ? "laid out in full: its files, the program or the data folder changed" : "check reused as recorded"}`,
+      ),
+    );
+    const lines = all.filter((line) => line.includes(": rendered: "));
     const reasons = new Map<string, string>();
     for (const line of lines) {
       const [, path = "", why = ""] =

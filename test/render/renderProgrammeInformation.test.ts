@@ -5,7 +5,7 @@ import { groupShortId, programmeShortId } from "../../src/schedule/programmeShor
 import { selectProgrammeDay } from "../../src/schedule/selectProgrammeDay.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { makeProvider } from "../fixtures/makeProvider.js";
-import { episodesOf, makeService } from "../fixtures/makeService.js";
+import { episodesOf, makeService, NO_EPISODES } from "../fixtures/makeService.js";
 
 const provider = makeProvider();
 
@@ -173,7 +173,7 @@ describe("renderProgrammeInformation", () => {
       schedule: {
         ...base.schedule,
         shows: { ...base.schedule.shows, talk },
-        episodes: { load: () => new Map([["2026-11-23", [episode]]]) },
+        episodes: { ...NO_EPISODES, load: () => new Map([["2026-11-23", [episode]]]) },
       },
     };
     const links = (xml: string) =>
