@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "../edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "../edge/edgeFiles.js";
-import type { Broadcaster } from "../load/broadcaster.js";
+import type { Broadcaster, Service } from "../load/broadcaster.js";
 import { InputError, type InputProblem } from "../load/inputProblem.js";
 import { publishedFqdns } from "../load/radiodnsHost.js";
 import type { DataReport } from "../loadAndSchedule.js";
@@ -21,8 +21,10 @@ import { planLogoDocuments } from "../logos/logoDocuments.js";
 import { withServiceEntries } from "../render/carriedServices.js";
 import { serviceInputs, siteInputs, withInputs } from "../render/documentInputs.js";
 import { renderSite } from "../render/renderSite.js";
+import { spanDependence } from "../schedule/rollCheck.js";
 import {
   checkServices,
+  type LayoutSpan,
   publishedDays,
   type ScheduledBroadcaster,
   type ScheduleReport,
@@ -421,6 +423,18 @@ interface Planned {
  * the I/O before the pure planner (buildPlan.ts). A document whose file's state changed is
  * hashed later, as it is published (settle); rendering ahead takes only what the plan renders.
  */
+/**
+ * A service's documents' inputs, with the span when its programmes near the span's ends may
+ * depend on it (schedule/rollCheck.ts spanDependence): such a service's documents are rendered
+ * again every night instead of reused, so a nightly writes what --force writes.
+ */
+function withSpan(inputs: string, service: Service, span: LayoutSpan): string {
+  const why = spanDependence(service, span);
+  if (why === undefined) return inputs;
+  debug("plan", () => `${service.id}: its PI documents depend on the days laid out (${why})`);
+  return withInputs(inputs, [`span ${span.from} ${span.to}`]);
+}
+
 function planFor(
   broadcaster: Broadcaster,
   now: number,
@@ -451,7 +465,7 @@ function planFor(
       id: service.id,
       fqdn: service.radiodns.fqdn,
       serviceIdentifier: service.radiodns.serviceIdentifier,
-      inputs: serviceInputs(program, provider, service),
+      inputs: withSpan(serviceInputs(program, provider, service), service, span),
       checkKey: checkRecord.keyOf(provider, service),
       span,
     })),

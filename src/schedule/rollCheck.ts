@@ -217,6 +217,22 @@ function billing(service: Service) {
 }
 
 /**
+ * Why a service's programmes near the ends of `span` may depend on where it ends, or undefined
+ * when they cannot: a day there whose layout is not its own (notOwnDay). A slot before a day
+ * without grid slots runs on to the next slot, which may lie beyond the span (it is then left
+ * out), and the programme on air at the span's first midnight may start before it: the same
+ * date's PI document can then differ by the span it was laid out in, so each night's documents
+ * must be made again rather than reused (the engine makes the span part of their inputs).
+ */
+export function spanDependence(service: Service, span: LayoutSpan): string | undefined {
+  for (const date of dateRange(addDays(span.from, -1), addDays(span.to, 1))) {
+    const why = notOwnDay(service, date);
+    if (why) return why;
+  }
+  return undefined;
+}
+
+/**
  * Why `date`'s layout may not be its own: it has no grid slot (the slot before runs on across
  * it), or its last grid slot or a special starts on another day (a clock change across
  * midnight).

@@ -432,6 +432,26 @@ describe("an incremental build", () => {
     );
   });
 
+  it("renders each night again the documents of a service with a day without grid slots, whose programmes near the span's ends depend on it: what --force writes", async () => {
+    const { data, build, tree } = await setUp();
+    // Sundays without slots: Saturday's overnight runs on to Monday 00:00, 48 hours.
+    await edit(
+      join(data, "schedules/news.yaml"),
+      /^ {2}- days: \[sat, sun\]\n {4}slots:\n(?: {6}- .*\n)+/,
+      0,
+      () => '  - days: sat\n    slots:\n      - { start: "00:00", show: overnight }\n',
+    );
+    await rm(join(data, "episodes/news"), { recursive: true, force: true });
+    await build("out", Date.parse("2026-11-26T08:00:00Z"));
+    const night = Date.parse("2026-11-27T08:00:00Z");
+    await cp(join(data, "../out"), join(data, "../forced"), { recursive: true });
+    const nightly = await build("out", night);
+    await build("forced", night, true);
+    expect(await tree("out")).toEqual(await tree("forced"));
+    // Every news document rendered again (written only where its bytes differ), of the others the new day.
+    expect(renderedDocuments(nightly)).toBe(DAYS + (SERVICES.length - 1));
+  });
+
   it("writes what a build rendering everything writes, through random edits and clock moves", async () => {
     const next = random(15);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
