@@ -5,10 +5,11 @@ import {
   constants,
   fstatSync,
   openSync,
+  readdirSync,
   readFileSync,
   realpathSync,
 } from "node:fs";
-import { readdir, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import { decodeUtf8 } from "./decodeUtf8.js";
 import type { KnownDigests } from "./knownDigests.js";
@@ -35,7 +36,7 @@ export type DataFileText = { text: string } | { unreadable: UnreadableFile };
 export type DataFileBytes = { bytes: Buffer } | { unreadable: UnreadableFile };
 
 /** The names in a folder, sorted, or why it cannot be listed. */
-export type FolderListing = { names: string[] } | { missing: true } | { reason: string };
+export type FolderListing = { names: readonly string[] } | { missing: true } | { reason: string };
 
 /**
  * Reading from a data folder, which may come from anyone's repository: a file is read only when
@@ -166,16 +167,31 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
     });
   }
 
+  /**
+   * Each folder listed once per build: the load lists every episode folder ahead (to read its
+   * files ahead), then again as it loads each service. Sync, as the reads: small folders.
+   */
+  const listings = new Map<string, FolderListing>();
+
   async function list(dir: string): Promise<FolderListing> {
+    let listing = listings.get(dir);
+    if (listing === undefined) {
+      listing = listNow(dir);
+      listings.set(dir, listing);
+    }
+    return listing;
+  }
+
+  function listNow(dir: string): FolderListing {
     try {
-      const real = await realpath(dir);
+      const real = realpathSync(dir);
       if (!inside(real)) {
         return {
           reason:
             "is a link to a folder outside the data folder; links are followed only within it",
         };
       }
-      return { names: (await readdir(real)).sort() };
+      return { names: readdirSync(real).sort() };
     } catch (error) {
       const [message, missing] = reasonOf(error);
       return missing ? { missing } : { reason: message };
