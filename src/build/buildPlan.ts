@@ -238,13 +238,14 @@ export interface UpToDateValues {
 /**
  * The up-to-date decision: not up to date, and why (one sentence); or everything but the files
  * matches, and the engine is to look at these (recorded as they are) and ask again; or up to
- * date, with the files whose state is now to be trusted (found the same by their bytes: new
- * inodes after a restore, or not settled when stamped), so that no later build hashes them.
+ * date, with `restated`: the files found the same by their bytes (new inodes after a restore,
+ * or not settled when stamped) whose state as seen now is to be recorded (trusted once settled
+ * by `at`, fileState.recordedState), so that no later build hashes them again.
  */
 export type UpToDatePlan<Report> =
   | { upToDate: false; why: string }
   | { upToDate: "look"; files: ReadonlyMap<string, SeenFile> }
-  | { upToDate: true; report: Report; files: string[]; trusted: ReadonlyMap<string, SeenFile> };
+  | { upToDate: true; report: Report; files: string[]; restated: ReadonlyMap<string, SeenFile> };
 
 /**
  * Whether the last complete build's files are what this build would write: it was made from
@@ -281,15 +282,15 @@ export function planUpToDate<Report>(given: UpToDateValues): UpToDatePlan<Report
   if (files.size === 0) return not(`the stamp in ${STATE_PATH} lists no files`);
   const { observed } = given;
   if (observed === undefined) return { upToDate: "look", files };
-  const trusted = new Map<string, SeenFile>();
+  const restated = new Map<string, SeenFile>();
   for (const [path, recorded] of files) {
     const seen = observed.get(path);
     if (seen === undefined) {
       return not(`${path} is not as the last build left it (changed, gone or replaced)`);
     }
-    if (recordedState(seen, given.at) !== recorded.state) trusted.set(path, seen);
+    if (recordedState(seen, given.at) !== recorded.state) restated.set(path, seen);
   }
-  return { upToDate: true, report: stamp.report as Report, files: [...files.keys()], trusted };
+  return { upToDate: true, report: stamp.report as Report, files: [...files.keys()], restated };
 }
 
 /** The stamp's files, path → as recorded (state, "" when untrusted, and digest). */

@@ -3,7 +3,7 @@ import { localDateOf } from "../time/wallClock.js";
 import { planUpToDate, type StoredStamp, stampCheck, type UpToDateValues } from "./buildPlan.js";
 import { type BuildState, commitBuildState } from "./buildState.js";
 import { recordedState, type SeenFile, seeFile, seeUnchanged } from "./fileState.js";
-import { trustRecordedFiles } from "./inputsRecord.js";
+import { restateRecordedFiles } from "./inputsRecord.js";
 
 /**
  * What a complete, error-free build leaves behind (the state's `stamp` part, buildState.ts) so
@@ -99,11 +99,11 @@ export function readUpToDateSite<Report>(
     rebuild(plan.why);
     return undefined;
   }
-  const { trusted } = plan;
+  const { restated } = plan;
   return {
     report: plan.report,
     files: plan.files,
-    refresh: trusted.size > 0 ? () => trustFiles(state, trusted) : undefined,
+    refresh: restated.size > 0 ? () => restateFiles(state, restated) : undefined,
   };
 }
 
@@ -112,11 +112,11 @@ export function readUpToDateSite<Report>(
  * documents record (inputsRecord.ts), and writes the state: neither the next up-to-date check
  * nor the next build's plan hashes them again. Written only when there is such a file.
  */
-function trustFiles(state: BuildState, trusted: ReadonlyMap<string, SeenFile>): void {
+function restateFiles(state: BuildState, restated: ReadonlyMap<string, SeenFile>): void {
   const at = Date.now();
   const { files } = state.stamp as Pick<StampFile<unknown>, "files">;
-  for (const [path, seen] of trusted) files[path] = [recordedState(seen, at), seen.digest];
-  trustRecordedFiles(state, trusted, at);
+  for (const [path, seen] of restated) files[path] = [recordedState(seen, at), seen.digest];
+  restateRecordedFiles(state, restated, at);
   commitBuildState(state);
 }
 

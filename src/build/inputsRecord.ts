@@ -56,7 +56,7 @@ export function writeInputsRecord(state: BuildState, record: InputsRecord): void
  * them): their entries get the state seen now, trusted once settled by `at`, so the next plan
  * does not hash them again. An entry with another digest is left as it is.
  */
-export function trustRecordedFiles(
+export function restateRecordedFiles(
   state: BuildState,
   files: ReadonlyMap<string, SeenFile>,
   at: number,

@@ -243,13 +243,22 @@ describe("planUpToDate", () => {
       upToDate: true,
       report,
       files: [si, pi23],
-      trusted: new Map([[si, asLeft.get(si)]]),
+      restated: new Map([[si, asLeft.get(si)]]),
     });
-    // Hashed but changed less than SETTLED_MS ago: still not to be trusted, nothing to record.
+    // Hashed but changed less than SETTLED_MS ago: still not to be restated, nothing to record.
     const justWritten = new Map(asLeft).set(si, { state: "s1", digest, changedMs: AT - 1_000 });
     expect(planUpToDate({ ...sameDay, observed: justWritten })).toMatchObject({
       upToDate: true,
-      trusted: new Map(),
+      restated: new Map(),
+    });
+    // Restored a second ago (new inode, same bytes): its recorded state is no longer its own.
+    const restored = new Map(asLeft).set(pi23, { state: "s9", digest, changedMs: AT - 1_000 });
+    expect(planUpToDate({ ...sameDay, observed: restored })).toMatchObject({
+      upToDate: true,
+      restated: new Map([
+        [si, asLeft.get(si)],
+        [pi23, restored.get(pi23)],
+      ]),
     });
   });
 
