@@ -215,7 +215,7 @@ export function stampCheck(
     .digest("hex");
 }
 
-/** Everything "up to date" is decided from, as plain values. */
+/** Everything "up to date" is decided from before the published files are looked at. */
 export interface UpToDateValues {
   /** A journal was found: a build was killed or failed since the state was written. */
   unfinished: boolean;
@@ -226,37 +226,47 @@ export interface UpToDateValues {
   inputs: string;
   /** The local day now in the stamp's time zone, worked out from the clock; undefined: none. */
   today: string | undefined;
-  /**
-   * The stamp's files as they are now, each when it is the one recorded (by its state, or else
-   * by its bytes: fileState.seeUnchanged), undefined when not; absent: not looked at yet.
-   */
-  observed?: ReadonlyMap<string, SeenFile | undefined>;
-  /** When the state would be written (UTC ms): a file settled by then is recorded as trusted. */
-  at: number;
+}
+
+/** Not up to date, and why: one sentence a reader can check. */
+export interface NotUpToDate {
+  upToDate: false;
+  why: string;
 }
 
 /**
- * The up-to-date decision: not up to date, and why (one sentence); or everything but the files
- * matches, and the engine is to look at these (recorded as they are) and ask again; or up to
- * date, with `restated`: the files found the same by their bytes (new inodes after a restore,
- * or not settled when stamped) whose state as seen now is to be recorded (trusted once settled
- * by `at`, fileState.recordedState), so that no later build hashes them again.
+ * Everything but the files matches: the engine is to look at each stamped file (recorded as it
+ * is here) and decide with afterLooking.
  */
-export type UpToDatePlan<Report> =
-  | { upToDate: false; why: string }
-  | { upToDate: "look"; files: ReadonlyMap<string, SeenFile> }
-  | { upToDate: true; report: Report; files: string[]; restated: ReadonlyMap<string, SeenFile> };
+export interface LookAtFiles<Report> {
+  upToDate: "look";
+  report: Report;
+  files: ReadonlyMap<string, SeenFile>;
+}
+
+/**
+ * Up to date, with `restated`: the files found the same by their bytes (new inodes after a
+ * restore, or not settled when stamped) whose state as seen now is to be recorded (trusted once
+ * settled, fileState.recordedState), so that no later build hashes them again.
+ */
+export interface UpToDate<Report> {
+  upToDate: true;
+  report: Report;
+  files: string[];
+  restated: ReadonlyMap<string, SeenFile>;
+}
 
 /**
  * Whether the last complete build's files are what this build would write: it was made from
  * the same inputs (program, data, keys) for the same local day, no build was killed or failed
- * since, no part of the state is damaged, and every file it stamped is still the one it left.
- * Decided before anything is loaded (that is what spares an unchanged night the load); the
- * engine gathers the values and looks at the files (buildStamp.ts).
+ * since, no part of the state is damaged, and every file it stamped is still the one it left
+ * (afterLooking). Decided before anything is loaded (that is what spares an unchanged night the
+ * load), and before any published file is looked at (an edited data file or another day never
+ * looks at them); the engine gathers the values and looks at the files (buildStamp.ts).
  */
-export function planUpToDate<Report>(given: UpToDateValues): UpToDatePlan<Report> {
+export function planUpToDate<Report>(given: UpToDateValues): NotUpToDate | LookAtFiles<Report> {
   const { stamp, today } = given;
-  const not = (why: string): UpToDatePlan<Report> => ({ upToDate: false, why });
+  const not = (why: string): NotUpToDate => ({ upToDate: false, why });
   if (given.unfinished) {
     return not("a build was killed or failed since the last complete one (its journal is there)");
   }
@@ -280,17 +290,31 @@ export function planUpToDate<Report>(given: UpToDateValues): UpToDatePlan<Report
   }
   const files = stampedFiles(stamp.files);
   if (files.size === 0) return not(`the stamp in ${STATE_PATH} lists no files`);
-  const { observed } = given;
-  if (observed === undefined) return { upToDate: "look", files };
+  return { upToDate: "look", report: stamp.report as Report, files };
+}
+
+/**
+ * The decision once the engine looked at the stamped files: `observed` has each as it is now
+ * when it is the one recorded (by its state, or else by its bytes: fileState.seeUnchanged),
+ * undefined (or absent) when not. `at`: when the state would be written (UTC ms).
+ */
+export function afterLooking<Report>(
+  look: LookAtFiles<Report>,
+  observed: ReadonlyMap<string, SeenFile | undefined>,
+  at: number,
+): NotUpToDate | UpToDate<Report> {
   const restated = new Map<string, SeenFile>();
-  for (const [path, recorded] of files) {
+  for (const [path, recorded] of look.files) {
     const seen = observed.get(path);
     if (seen === undefined) {
-      return not(`${path} is not as the last build left it (changed, gone or replaced)`);
+      return {
+        upToDate: false,
+        why: `${path} is not as the last build left it (changed, gone or replaced)`,
+      };
     }
-    if (recordedState(seen, given.at) !== recorded.state) restated.set(path, seen);
+    if (recordedState(seen, at) !== recorded.state) restated.set(path, seen);
   }
-  return { upToDate: true, report: stamp.report as Report, files: [...files.keys()], restated };
+  return { upToDate: true, report: look.report, files: [...look.files.keys()], restated };
 }
 
 /** The stamp's files, path → as recorded (state, "" when untrusted, and digest). */
@@ -298,8 +322,8 @@ function stampedFiles(files: unknown): Map<string, SeenFile> {
   const stamped = new Map<string, SeenFile>();
   if (typeof files !== "object" || files === null) return stamped;
   for (const [path, entry] of Object.entries(files)) {
-    const [state = "", digest = ""] = Array.isArray(entry) ? entry.map(String) : [];
-    stamped.set(path, { state, digest });
+    const [state, digest] = Array.isArray(entry) ? entry : [];
+    stamped.set(path, { state: String(state ?? ""), digest: String(digest ?? "") });
   }
   return stamped;
 }

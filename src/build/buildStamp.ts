@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { localDateOf } from "../time/wallClock.js";
-import { planUpToDate, type StoredStamp, stampCheck, type UpToDateValues } from "./buildPlan.js";
+import { afterLooking, planUpToDate, type StoredStamp, stampCheck } from "./buildPlan.js";
 import { type BuildState, commitBuildState } from "./buildState.js";
 import { recordedState, type SeenFile, seeFile, seeUnchanged } from "./fileState.js";
 import { restateRecordedFiles } from "./inputsRecord.js";
@@ -74,35 +74,33 @@ export function readUpToDateSite<Report>(
   rebuild: (reason: string) => void = () => {},
 ): UpToDateSite<Report> | undefined {
   const stamp = state.stamp as StoredStamp | undefined;
-  const values: UpToDateValues = {
+  const planned = planUpToDate<Report>({
     unfinished: state.unfinished,
     damaged: state.notes,
     stamp,
     inputs,
     today: dayOf(stamp?.timeZone, now),
-    at: Date.now(),
-  };
-  let plan = planUpToDate<Report>(values);
-  if (plan.upToDate === "look") {
-    const observed = new Map<string, SeenFile | undefined>();
-    for (const [path, recorded] of plan.files) {
-      const seen = seeUnchanged(join(state.outDir, path), recorded);
-      observed.set(path, seen);
-      // The first file changed settles it: the others need not be hashed.
-      if (seen === undefined) break;
-    }
-    plan = planUpToDate<Report>({ ...values, observed, at: Date.now() });
-  }
-  // Asked again with the files looked at, the planner decides: it never asks to look twice.
-  if (plan.upToDate === "look") throw new Error("planUpToDate asked to look at the files twice");
-  if (!plan.upToDate) {
-    rebuild(plan.why);
+  });
+  if (planned.upToDate === false) {
+    rebuild(planned.why);
     return undefined;
   }
-  const { restated } = plan;
+  const observed = new Map<string, SeenFile | undefined>();
+  for (const [path, recorded] of planned.files) {
+    const seen = seeUnchanged(join(state.outDir, path), recorded);
+    observed.set(path, seen);
+    // The first file changed settles it: the others need not be hashed.
+    if (seen === undefined) break;
+  }
+  const decided = afterLooking(planned, observed, Date.now());
+  if (decided.upToDate === false) {
+    rebuild(decided.why);
+    return undefined;
+  }
+  const { restated } = decided;
   return {
-    report: plan.report,
-    files: plan.files,
+    report: decided.report,
+    files: decided.files,
     refresh: restated.size > 0 ? () => restateFiles(state, restated) : undefined,
   };
 }

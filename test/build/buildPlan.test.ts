@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   afterHashing,
+  afterLooking,
   type BuildPlan,
   type PlanState,
   PlanTally,
@@ -196,7 +197,7 @@ describe("planDocument, for a published file no longer as recorded", () => {
   });
 });
 
-describe("planUpToDate", () => {
+describe("planUpToDate and afterLooking", () => {
   const report = { today: "2026-11-23" };
   const si = "radiodns/spi/3.1/SI.xml";
   const pi23 = pi("news", "2026-11-23");
@@ -216,7 +217,6 @@ describe("planUpToDate", () => {
     stamp,
     inputs: "fp1",
     today: "2026-11-23",
-    at: AT,
   };
   /** Both files as the up-to-date check finds them: SI hashed (settled an hour ago), PI by its state. */
   const asLeft = new Map<string, SeenFile>([
@@ -227,10 +227,17 @@ describe("planUpToDate", () => {
     const plan = planUpToDate(values);
     return plan.upToDate === false ? plan.why : plan.upToDate;
   };
+  /** The decision once the files were looked at. */
+  const looked = (observed: ReadonlyMap<string, SeenFile | undefined>) => {
+    const plan = planUpToDate(sameDay);
+    if (plan.upToDate !== "look") throw new Error(`not asked to look: ${JSON.stringify(plan)}`);
+    return afterLooking(plan, observed, AT);
+  };
 
   it("asks to look at the stamped files only once everything else matches", () => {
     expect(planUpToDate(sameDay)).toEqual({
       upToDate: "look",
+      report,
       files: new Map([
         [si, { state: "", digest }],
         [pi23, { state: "s2", digest }],
@@ -238,22 +245,19 @@ describe("planUpToDate", () => {
     });
   });
 
-  it("is up to date when every file is as left, and trusts the state of a file it had to hash", () => {
-    expect(planUpToDate({ ...sameDay, observed: asLeft })).toEqual({
+  it("is up to date when every file is as left, and restates a file it had to hash", () => {
+    expect(looked(asLeft)).toEqual({
       upToDate: true,
       report,
       files: [si, pi23],
       restated: new Map([[si, asLeft.get(si)]]),
     });
-    // Hashed but changed less than SETTLED_MS ago: still not to be restated, nothing to record.
+    // Hashed but changed less than SETTLED_MS ago: recorded as untrusted already, nothing to restate.
     const justWritten = new Map(asLeft).set(si, { state: "s1", digest, changedMs: AT - 1_000 });
-    expect(planUpToDate({ ...sameDay, observed: justWritten })).toMatchObject({
-      upToDate: true,
-      restated: new Map(),
-    });
+    expect(looked(justWritten)).toMatchObject({ upToDate: true, restated: new Map() });
     // Restored a second ago (new inode, same bytes): its recorded state is no longer its own.
     const restored = new Map(asLeft).set(pi23, { state: "s9", digest, changedMs: AT - 1_000 });
-    expect(planUpToDate({ ...sameDay, observed: restored })).toMatchObject({
+    expect(looked(restored)).toMatchObject({
       upToDate: true,
       restated: new Map([
         [si, asLeft.get(si)],
@@ -286,10 +290,16 @@ describe("planUpToDate", () => {
     );
     const empty = { ...stamp, files: {} };
     expect(why({ ...sameDay, stamp: empty })).toMatch(/lists no files$/);
-    const gone = new Map<string, SeenFile | undefined>(asLeft).set(pi23, undefined);
-    expect(why({ ...sameDay, observed: gone })).toBe(
-      `${pi23} is not as the last build left it (changed, gone or replaced)`,
-    );
+    // A file changed, gone or replaced; the engine stops looking at the first (the rest absent).
+    const gone = new Map<string, SeenFile | undefined>([
+      [si, asLeft.get(si)],
+      [pi23, undefined],
+    ]);
+    expect(looked(gone)).toEqual({
+      upToDate: false,
+      why: `${pi23} is not as the last build left it (changed, gone or replaced)`,
+    });
+    expect(looked(new Map([[si, undefined]]))).toMatchObject({ upToDate: false });
   });
 });
 
