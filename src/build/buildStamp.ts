@@ -64,8 +64,8 @@ export interface UpToDateSite<Report> {
 /**
  * The earlier build's report when it was made from the same inputs for the same local day and
  * every one of its files is still there as it left it; otherwise undefined (build again), and
- * `rebuild` hears why. The decision is the planner's (buildPlan.ts planUpToDate); this gathers
- * its values: the day from the clock, and each stamped file as it is now.
+ * `rebuild` hears why. The decision is the planner's (buildPlan.ts planUpToDate, afterLooking);
+ * this gathers its values: the day from the clock, and each stamped file as it is now.
  */
 export function readUpToDateSite<Report>(
   state: BuildState,
