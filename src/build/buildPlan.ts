@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { programmeInformationInputs } from "../render/documentInputs.js";
 import { ROLL_MAX_DAYS, rolledWindow } from "../schedule/rollCheck.js";
 import type { LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
 import { programmeInformationPath } from "../site/siteContract.js";
 import { dateRange, daysBetween, type PlainDate } from "../time/plainDate.js";
-import { compareState, type SeenFile } from "./fileState.js";
+import { STATE_PATH } from "./buildState.js";
+import { compareState, recordedState, type SeenFile } from "./fileState.js";
 import type { RecordedInputs } from "./inputsRecord.js";
 
 /**
@@ -217,4 +219,145 @@ export class PlanTally {
     const why = [...this.rendered].map(([reason, count]) => `${count}: ${reason}`);
     return `${this.reused} reused; rendered: ${why.length > 0 ? why.join("; ") : "none planned"}`;
   }
+}
+
+/**
+ * The stamp as the state holds it (buildStamp.ts), not yet checked: any part may be missing or
+ * of another type (a damaged or edited state.json).
+ */
+export interface StoredStamp {
+  check?: unknown;
+  timeZone?: unknown;
+  today?: unknown;
+  report?: unknown;
+  files?: unknown;
+}
+
+/**
+ * What a stamp is for: the build's inputs on its local day, with the report it repeats. A stamp
+ * is checked against the fingerprint and the day worked out again from the clock, never taken
+ * at its word: a stamp whose day was moved on (by hand, or a bad restore) no longer matches.
+ */
+export function stampCheck(
+  inputs: string,
+  timeZone: unknown,
+  today: unknown,
+  report: unknown,
+): string {
+  return createHash("sha256")
+    .update(JSON.stringify([inputs, timeZone, today, report]))
+    .digest("hex");
+}
+
+/** Everything "up to date" is decided from before the published files are looked at. */
+export interface UpToDateValues {
+  /** A journal was found: a build was killed or failed since the state was written. */
+  unfinished: boolean;
+  /** The state's damaged parts, as noted (BuildState.notes): they are to be written anew. */
+  damaged: readonly string[];
+  stamp: StoredStamp | undefined;
+  /** This build's fingerprint (buildFingerprint.ts fingerprintBuild). */
+  inputs: string;
+  /** The local day now in the stamp's time zone, worked out from the clock; undefined: none. */
+  today: string | undefined;
+}
+
+/** Not up to date, and why: one sentence a reader can check. */
+export interface NotUpToDate {
+  upToDate: false;
+  why: string;
+}
+
+/**
+ * Everything but the files matches: the engine is to look at each stamped file (recorded as it
+ * is here) and decide with afterLooking.
+ */
+export interface LookAtFiles<Report> {
+  upToDate: "look";
+  report: Report;
+  files: ReadonlyMap<string, SeenFile>;
+}
+
+/**
+ * Up to date, with `restated`: the files found the same by their bytes (new inodes after a
+ * restore, or not settled when stamped) whose state as seen now is to be recorded (trusted once
+ * settled, fileState.recordedState), so that no later build hashes them again.
+ */
+export interface UpToDate<Report> {
+  upToDate: true;
+  report: Report;
+  files: string[];
+  restated: ReadonlyMap<string, SeenFile>;
+}
+
+/**
+ * Whether the last complete build's files are what this build would write: it was made from
+ * the same inputs (program, data, keys) for the same local day, no build was killed or failed
+ * since, no part of the state is damaged, and every file it stamped is still the one it left
+ * (afterLooking). Decided before anything is loaded (that is what spares an unchanged night the
+ * load), and before any published file is looked at (an edited data file or another day never
+ * looks at them); the engine gathers the values and looks at the files (buildStamp.ts).
+ */
+export function planUpToDate<Report>(given: UpToDateValues): NotUpToDate | LookAtFiles<Report> {
+  const { stamp, today } = given;
+  const not = (why: string): NotUpToDate => ({ upToDate: false, why });
+  if (given.unfinished) {
+    return not("a build was killed or failed since the last complete one (its journal is there)");
+  }
+  if (given.damaged.length > 0) {
+    // The damaged parts are rewritten by a build, as the notes say.
+    return not(`a part of ${STATE_PATH} was damaged: ${given.damaged.join("; ")}`);
+  }
+  // A first build, the last one had errors, or a damaged stamp (said in the notes).
+  if (stamp === undefined) return not(`${STATE_PATH} holds no stamp`);
+  if (today === undefined) return not("the stamp names no time zone this runtime knows");
+  if (today !== stamp.today) {
+    return not(
+      `another local day: the last build was for ${String(stamp.today)}, this one is for ${today}`,
+    );
+  }
+  if (stamp.check !== stampCheck(given.inputs, stamp.timeZone, today, stamp.report)) {
+    return not(
+      `the program, the data folder or the keys changed (fingerprint ${given.inputs.slice(0, 12)}), ` +
+        "or the stamp was altered",
+    );
+  }
+  const files = stampedFiles(stamp.files);
+  if (files.size === 0) return not(`the stamp in ${STATE_PATH} lists no files`);
+  return { upToDate: "look", report: stamp.report as Report, files };
+}
+
+/**
+ * The decision once the engine looked at the stamped files: `observed` has each as it is now
+ * when it is the one recorded (by its state, or else by its bytes: fileState.seeUnchanged),
+ * undefined (or absent) when not. `at`: when the state would be written (UTC ms).
+ */
+export function afterLooking<Report>(
+  look: LookAtFiles<Report>,
+  observed: ReadonlyMap<string, SeenFile | undefined>,
+  at: number,
+): NotUpToDate | UpToDate<Report> {
+  const restated = new Map<string, SeenFile>();
+  for (const [path, recorded] of look.files) {
+    const seen = observed.get(path);
+    if (seen === undefined) {
+      return {
+        upToDate: false,
+        why: `${path} is not as the last build left it (changed, gone or replaced)`,
+      };
+    }
+    if (recordedState(seen, at) !== recorded.state) restated.set(path, seen);
+  }
+  return { upToDate: true, report: look.report, files: [...look.files.keys()], restated };
+}
+
+/** The stamp's files, path → as recorded (state, "" when untrusted, and digest). */
+function stampedFiles(files: unknown): Map<string, SeenFile> {
+  const stamped = new Map<string, SeenFile>();
+  if (typeof files !== "object" || files === null) return stamped;
+  for (const [path, entry] of Object.entries(files)) {
+    const [state, digest] = Array.isArray(entry) ? entry : [];
+    stamped.set(path, { state: String(state ?? ""), digest: String(digest ?? "") });
+  }
+  return stamped;
 }

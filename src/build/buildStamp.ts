@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { localDateOf } from "../time/wallClock.js";
-import { type BuildState, commitBuildState, STATE_PATH } from "./buildState.js";
+import { afterLooking, planUpToDate, type StoredStamp, stampCheck } from "./buildPlan.js";
+import { type BuildState, commitBuildState } from "./buildState.js";
 import { recordedState, type SeenFile, seeFile, seeUnchanged } from "./fileState.js";
+import { restateRecordedFiles } from "./inputsRecord.js";
 
 /**
  * What a complete, error-free build leaves behind (the state's `stamp` part, buildState.ts) so
@@ -23,22 +24,6 @@ interface StampFile<Report> extends Omit<BuildStamp<Report>, "inputs"> {
   /** stampCheck(): the inputs, the day and the report, so that none can be moved on alone. */
   check: string;
   files: Record<string, [state: string, digest: string]>;
-}
-
-/**
- * What a stamp is for: the build's inputs on its local day, with the report it repeats. A stamp
- * is checked against the fingerprint and the day worked out again from the clock, never taken
- * at its word: a stamp whose day was moved on (by hand, or a bad restore) no longer matches.
- */
-function stampCheck(
-  inputs: string,
-  timeZone: unknown,
-  today: string | undefined,
-  report: unknown,
-): string {
-  return createHash("sha256")
-    .update(JSON.stringify([inputs, timeZone, today, report]))
-    .digest("hex");
 }
 
 /**
@@ -79,7 +64,8 @@ export interface UpToDateSite<Report> {
 /**
  * The earlier build's report when it was made from the same inputs for the same local day and
  * every one of its files is still there as it left it; otherwise undefined (build again), and
- * `rebuild` hears why.
+ * `rebuild` hears why. The decision is the planner's (buildPlan.ts planUpToDate, afterLooking);
+ * this gathers its values: the day from the clock, and each stamped file as it is now.
  */
 export function readUpToDateSite<Report>(
   state: BuildState,
@@ -87,60 +73,49 @@ export function readUpToDateSite<Report>(
   now: number,
   rebuild: (reason: string) => void = () => {},
 ): UpToDateSite<Report> | undefined {
-  const { outDir } = state;
-  if (state.unfinished) {
-    rebuild("a build was killed or failed since the last complete one (its journal is there)");
+  const stamp = state.stamp as StoredStamp | undefined;
+  const planned = planUpToDate<Report>({
+    unfinished: state.unfinished,
+    damaged: state.notes,
+    stamp,
+    inputs,
+    today: dayOf(stamp?.timeZone, now),
+  });
+  if (planned.upToDate === false) {
+    rebuild(planned.why);
     return undefined;
   }
-  if (state.notes.length > 0) {
-    // The damaged parts are rewritten by a build, as the notes say.
-    rebuild(`a part of ${STATE_PATH} was damaged: ${state.notes.join("; ")}`);
+  const observed = new Map<string, SeenFile | undefined>();
+  for (const [path, recorded] of planned.files) {
+    const seen = seeUnchanged(join(state.outDir, path), recorded);
+    observed.set(path, seen);
+    // The first file changed settles it: the others need not be hashed.
+    if (seen === undefined) break;
+  }
+  const decided = afterLooking(planned, observed, Date.now());
+  if (decided.upToDate === false) {
+    rebuild(decided.why);
     return undefined;
   }
-  if (state.stamp === undefined) {
-    // A first build, the last one had errors, or a damaged stamp (said in notes).
-    rebuild(`${STATE_PATH} holds no stamp`);
-    return undefined;
-  }
-  const stamp = state.stamp as Partial<StampFile<Report>> as StampFile<Report>;
-  const today = dayOf(stamp.timeZone, now);
-  if (today !== stamp.today) {
-    rebuild(`another local day: the last build was for ${stamp.today}, this one is for ${today}`);
-    return undefined;
-  }
-  if (stamp.check !== stampCheck(inputs, stamp.timeZone, today, stamp.report)) {
-    rebuild(
-      `the program, the data folder or the keys changed (fingerprint ${inputs.slice(0, 12)}), ` +
-        "or the stamp was altered",
-    );
-    return undefined;
-  }
-  const { files } = stamp;
-  if (typeof files !== "object" || files === null || Object.keys(files).length === 0) {
-    rebuild(`the stamp in ${STATE_PATH} lists no files`);
-    return undefined;
-  }
-  const paths = Object.keys(files);
-  let learned = false;
-  for (const path of paths) {
-    const entry = files[path];
-    const [state, digest] = Array.isArray(entry) ? entry.map(String) : [];
-    const seen = seeUnchanged(join(outDir, path), { state: state ?? "", digest: digest ?? "" });
-    if (!seen) {
-      rebuild(`${path} is not as the last build left it (changed, gone or replaced)`);
-      return undefined;
-    }
-    const trusted = recordedState(seen, Date.now());
-    if (trusted !== state) {
-      files[path] = [trusted, seen.digest];
-      learned = true;
-    }
-  }
+  const { restated } = decided;
   return {
-    report: stamp.report,
-    files: paths,
-    refresh: learned ? () => commitBuildState(state) : undefined,
+    report: decided.report,
+    files: decided.files,
+    refresh: restated.size > 0 ? () => restateFiles(state, restated) : undefined,
   };
+}
+
+/**
+ * Records the files found the same by their bytes with their state now, in the stamp and in the
+ * documents record (inputsRecord.ts), and writes the state: neither the next up-to-date check
+ * nor the next build's plan hashes them again. Written only when there is such a file.
+ */
+function restateFiles(state: BuildState, restated: ReadonlyMap<string, SeenFile>): void {
+  const at = Date.now();
+  const { files } = state.stamp as Pick<StampFile<unknown>, "files">;
+  for (const [path, seen] of restated) files[path] = [recordedState(seen, at), seen.digest];
+  restateRecordedFiles(state, restated, at);
+  commitBuildState(state);
 }
 
 function dayOf(timeZone: unknown, now: number): string | undefined {

@@ -50,3 +50,22 @@ export function writeInputsRecord(state: BuildState, record: InputsRecord): void
   }
   state.documents = documents;
 }
+
+/**
+ * Files found the same by their bytes since the record was written (an up-to-date check hashed
+ * them): their entries get the state seen now, trusted once settled by `at`, so the next plan
+ * does not hash them again. An entry with another digest is left as it is.
+ */
+export function restateRecordedFiles(
+  state: BuildState,
+  files: ReadonlyMap<string, SeenFile>,
+  at: number,
+): void {
+  const documents = state.documents as Partial<Record<string, StoredEntry>>;
+  for (const [path, file] of files) {
+    const entry = documents[path];
+    if (Array.isArray(entry) && entry[2] === file.digest) {
+      documents[path] = [entry[0], recordedState(file, at), file.digest];
+    }
+  }
+}

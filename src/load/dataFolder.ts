@@ -5,11 +5,12 @@ import {
   constants,
   fstatSync,
   openSync,
+  readdirSync,
   readFileSync,
   realpathSync,
 } from "node:fs";
-import { readdir, realpath } from "node:fs/promises";
-import { sep } from "node:path";
+import { realpath } from "node:fs/promises";
+import { basename, dirname, join, sep } from "node:path";
 import { decodeUtf8 } from "./decodeUtf8.js";
 import type { KnownDigests } from "./knownDigests.js";
 import { ReusedBuffer } from "./reusedBuffer.js";
@@ -35,7 +36,7 @@ export type DataFileText = { text: string } | { unreadable: UnreadableFile };
 export type DataFileBytes = { bytes: Buffer } | { unreadable: UnreadableFile };
 
 /** The names in a folder, sorted, or why it cannot be listed. */
-export type FolderListing = { names: string[] } | { missing: true } | { reason: string };
+export type FolderListing = { names: readonly string[] } | { missing: true } | { reason: string };
 
 /**
  * Reading from a data folder, which may come from anyone's repository: a file is read only when
@@ -82,41 +83,69 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
     path: string,
     use: (fd: number, stats: BigIntStats) => T,
   ): T | { unreadable: UnreadableFile } {
-    const refuse = (message: string, missing = false) => ({
-      unreadable: { missing, line: 1, column: 1, message },
-    });
-    let real: string;
-    try {
-      real = realpathSync(path);
-    } catch (error) {
-      return refuse(...reasonOf(error));
-    }
-    if (!inside(real)) {
-      return refuse(
-        "is a link to a file outside the data folder; links are followed only within it",
-      );
-    }
-    let fd: number;
-    try {
-      // Non-blocking, so a FIFO is opened (and then refused) instead of waiting for a writer.
-      fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch (error) {
-      return refuse(...reasonOf(error));
-    }
+    const opened = openInside(path);
+    if ("unreadable" in opened) return opened;
+    const { fd } = opened;
     try {
       const stats = fstatSync(fd, { bigint: true });
-      if (stats.isDirectory()) return refuse("is a folder, not a file");
-      if (!stats.isFile()) return refuse(`is ${specialKind(stats)}, not a regular file`);
+      if (stats.isDirectory()) return refused("is a folder, not a file");
+      if (!stats.isFile()) return refused(`is ${specialKind(stats)}, not a regular file`);
       if (stats.size > MAX_DATA_FILE_BYTES) {
-        return refuse(
+        return refused(
           `is ${megabytes(Number(stats.size))}; a data file may hold at most ${megabytes(MAX_DATA_FILE_BYTES)}`,
         );
       }
       return use(fd, stats);
     } catch (error) {
-      return refuse(...reasonOf(error));
+      return refused(...reasonOf(error));
     } finally {
       closeSync(fd);
+    }
+  }
+
+  /** Each folder's real path, found once: a build reads hundreds of files from a few folders. */
+  const realFolders = new Map<string, string>();
+
+  /**
+   * The file opened at its real path, when that lies inside the folder. Its folder's real path
+   * (resolved once) with its name is its real path unless it is itself a link, which opening
+   * without following links tells (ELOOP): only then is its own real path resolved.
+   */
+  function openInside(path: string): { fd: number } | { unreadable: UnreadableFile } {
+    let named: string;
+    try {
+      const folder = dirname(path);
+      let realFolder = realFolders.get(folder);
+      if (realFolder === undefined) {
+        realFolder = realpathSync(folder);
+        realFolders.set(folder, realFolder);
+      }
+      named = join(realFolder, basename(path));
+    } catch (error) {
+      return refused(...reasonOf(error));
+    }
+    if (inside(named)) {
+      try {
+        return { fd: openSync(named, OPEN_FLAGS) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ELOOP") return refused(...reasonOf(error));
+      }
+    }
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch (error) {
+      return refused(...reasonOf(error));
+    }
+    if (!inside(real)) {
+      return refused(
+        "is a link to a file outside the data folder; links are followed only within it",
+      );
+    }
+    try {
+      return { fd: openSync(real, OPEN_FLAGS) };
+    } catch (error) {
+      return refused(...reasonOf(error));
     }
   }
 
@@ -138,16 +167,31 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
     });
   }
 
+  /**
+   * Each folder listed once per build: the load lists every episode folder ahead (to read its
+   * files ahead), then again as it loads each service. Sync, as the reads: small folders.
+   */
+  const listings = new Map<string, FolderListing>();
+
   async function list(dir: string): Promise<FolderListing> {
+    let listing = listings.get(dir);
+    if (listing === undefined) {
+      listing = listNow(dir);
+      listings.set(dir, listing);
+    }
+    return listing;
+  }
+
+  function listNow(dir: string): FolderListing {
     try {
-      const real = await realpath(dir);
+      const real = realpathSync(dir);
       if (!inside(real)) {
         return {
           reason:
             "is a link to a folder outside the data folder; links are followed only within it",
         };
       }
-      return { names: (await readdir(real)).sort() };
+      return { names: readdirSync(real).sort() };
     } catch (error) {
       const [message, missing] = reasonOf(error);
       return missing ? { missing } : { reason: message };
@@ -155,6 +199,13 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
   }
 
   return { readText, readBytes, digest, list };
+}
+
+/** Non-blocking, so a FIFO is opened (and then refused) instead of waiting for a writer. */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function refused(message: string, missing = false): { unreadable: UnreadableFile } {
+  return { unreadable: { missing, line: 1, column: 1, message } };
 }
 
 /** A data file's bytes as text, or where they are not UTF-8 (as an unreadable file). */

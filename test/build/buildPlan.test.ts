@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
 import {
   afterHashing,
+  afterLooking,
   type BuildPlan,
   type PlanState,
   PlanTally,
   planBuild,
   planDocument,
   planPrune,
+  planUpToDate,
   type RecordedCheck,
   type ServiceToPlan,
+  type StoredStamp,
+  stampCheck,
+  type UpToDateValues,
 } from "../../src/build/buildPlan.js";
 import type { SeenFile } from "../../src/build/fileState.js";
 import type { ServiceCheck } from "../../src/schedule/scheduleBroadcaster.js";
@@ -249,6 +254,112 @@ describe("planDocument, for a published file no longer as recorded", () => {
       file: { state: "", digest: fileOf(path).digest },
     });
     expect(planDocument({ ...monday, recorded }, path, inputs).render).toBe("hash");
+  });
+});
+
+describe("planUpToDate and afterLooking", () => {
+  const report = { today: "2026-11-23" };
+  const si = "radiodns/spi/3.1/SI.xml";
+  const pi23 = pi("news", "2026-11-23");
+  const digest = "d".repeat(64);
+  /** The stamp a complete build for 2026-11-23 in Zurich left; the SI file was not yet settled. */
+  const stamp: StoredStamp = {
+    check: stampCheck("fp1", "Europe/Zurich", "2026-11-23", report),
+    timeZone: "Europe/Zurich",
+    today: "2026-11-23",
+    report,
+    files: { [si]: ["", digest], [pi23]: ["s2", digest] },
+  };
+  const AT = Date.parse("2026-11-23T05:00:00Z");
+  const sameDay: UpToDateValues = {
+    unfinished: false,
+    damaged: [],
+    stamp,
+    inputs: "fp1",
+    today: "2026-11-23",
+  };
+  /** Both files as the up-to-date check finds them: SI hashed (settled an hour ago), PI by its state. */
+  const asLeft = new Map<string, SeenFile>([
+    [si, { state: "s1", digest, changedMs: AT - 3_600_000 }],
+    [pi23, { state: "s2", digest }],
+  ]);
+  const why = (values: UpToDateValues) => {
+    const plan = planUpToDate(values);
+    return plan.upToDate === false ? plan.why : plan.upToDate;
+  };
+  /** The decision once the files were looked at. */
+  const looked = (observed: ReadonlyMap<string, SeenFile | undefined>) => {
+    const plan = planUpToDate(sameDay);
+    if (plan.upToDate !== "look") throw new Error(`not asked to look: ${JSON.stringify(plan)}`);
+    return afterLooking(plan, observed, AT);
+  };
+
+  it("asks to look at the stamped files only once everything else matches", () => {
+    expect(planUpToDate(sameDay)).toEqual({
+      upToDate: "look",
+      report,
+      files: new Map([
+        [si, { state: "", digest }],
+        [pi23, { state: "s2", digest }],
+      ]),
+    });
+  });
+
+  it("is up to date when every file is as left, and restates a file it had to hash", () => {
+    expect(looked(asLeft)).toEqual({
+      upToDate: true,
+      report,
+      files: [si, pi23],
+      restated: new Map([[si, asLeft.get(si)]]),
+    });
+    // Hashed but changed less than SETTLED_MS ago: recorded as untrusted already, nothing to restate.
+    const justWritten = new Map(asLeft).set(si, { state: "s1", digest, changedMs: AT - 1_000 });
+    expect(looked(justWritten)).toMatchObject({ upToDate: true, restated: new Map() });
+    // Restored a second ago (new inode, same bytes): its recorded state is no longer its own.
+    const restored = new Map(asLeft).set(pi23, { state: "s9", digest, changedMs: AT - 1_000 });
+    expect(looked(restored)).toMatchObject({
+      upToDate: true,
+      restated: new Map([
+        [si, asLeft.get(si)],
+        [pi23, restored.get(pi23)],
+      ]),
+    });
+  });
+
+  it("says why it is not, in the order a reader checks", () => {
+    expect(why({ ...sameDay, unfinished: true })).toBe(
+      "a build was killed or failed since the last complete one (its journal is there)",
+    );
+    expect(why({ ...sameDay, damaged: ["stamp is not a JSON object"] })).toMatch(
+      /^a part of .*state.json was damaged: stamp is not a JSON object$/,
+    );
+    expect(why({ ...sameDay, stamp: undefined })).toMatch(/state.json holds no stamp$/);
+    expect(why({ ...sameDay, today: "2026-11-24" })).toBe(
+      "another local day: the last build was for 2026-11-23, this one is for 2026-11-24",
+    );
+    expect(why({ ...sameDay, today: undefined })).toBe(
+      "the stamp names no time zone this runtime knows",
+    );
+    expect(why({ ...sameDay, inputs: "fp2" })).toMatch(
+      /^the program, the data folder or the keys changed/,
+    );
+    // A stamp whose day was moved on by hand no longer matches its check.
+    const moved = { ...stamp, today: "2026-11-26" };
+    expect(why({ ...sameDay, stamp: moved, today: "2026-11-26" })).toMatch(
+      /or the stamp was altered$/,
+    );
+    const empty = { ...stamp, files: {} };
+    expect(why({ ...sameDay, stamp: empty })).toMatch(/lists no files$/);
+    // A file changed, gone or replaced; the engine stops looking at the first (the rest absent).
+    const gone = new Map<string, SeenFile | undefined>([
+      [si, asLeft.get(si)],
+      [pi23, undefined],
+    ]);
+    expect(looked(gone)).toEqual({
+      upToDate: false,
+      why: `${pi23} is not as the last build left it (changed, gone or replaced)`,
+    });
+    expect(looked(new Map([[si, undefined]]))).toMatchObject({ upToDate: false });
   });
 });
 

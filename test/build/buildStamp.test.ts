@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type BuildStamp, readUpToDateSite, recordBuildStamp } from "../../src/build/buildStamp.js";
 import {
   type BuildState,
@@ -10,6 +11,7 @@ import {
   STATE_JOURNAL_PATH,
   STATE_PATH,
 } from "../../src/build/buildState.js";
+import { readInputsRecord } from "../../src/build/inputsRecord.js";
 import { writeFileAtomically } from "../../src/publish/writeFileAtomically.js";
 
 const DAY_START = Date.parse("2026-11-22T23:00:00Z");
@@ -106,5 +108,33 @@ describe("readUpToDateSite", () => {
     expect(state.notes).toEqual([
       expect.stringMatching(/\("stamp"\) is not a JSON object: ignored/),
     ]);
+  });
+
+  describe("after files it had to hash to find them unchanged", () => {
+    afterEach(() => vi.useRealTimers());
+
+    it("records their settled state in the stamp and the documents record, and writes the state only then", async () => {
+      // As a full build leaves them: every file written within SETTLED_MS of the state, untrusted.
+      const state = readBuildState(outDir);
+      const digest = createHash("sha256").update("<x/>\n").digest("hex");
+      state.documents = Object.fromEntries(PATHS.map((path) => [path, ["in", "", digest]]));
+      commitBuildState(state);
+      expect([...readInputsRecord(readBuildState(outDir)).values()]).toEqual(
+        PATHS.map(() => ({ inputs: "in", file: { state: "", digest } })),
+      );
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 10_000);
+      const site = upToDate("a1", DAY_START);
+      expect(site?.refresh).toBeDefined();
+      site?.refresh?.();
+      const after = readBuildState(outDir);
+      for (const { file } of readInputsRecord(after).values()) {
+        expect(file).toEqual({ state: expect.stringMatching(/^5 \d+ \d+ \d+:\d+$/), digest });
+      }
+      const stamped = Object.values((after.stamp as { files: object }).files);
+      expect(stamped.map(([fileState]) => fileState)).not.toContain("");
+      // Nothing left to learn: the next check hashes nothing and writes nothing.
+      expect(upToDate("a1", DAY_START, after)?.refresh).toBeUndefined();
+    });
   });
 });

@@ -199,6 +199,26 @@ describe.concurrent("data files that are refused, by validate and build alike", 
     expect(validated.code).toBe(0);
   });
 
+  it("follows a folder that is a link inside the data folder, and refuses one leading out of it", async () => {
+    const project = join(root, "folder-links");
+    await cp("test/fixtures/minimal", join(project, "data"), { recursive: true });
+    await cp(join(project, "data/schedules"), join(project, "data/kept"), { recursive: true });
+    await replaceWithLink(join(project, "data/schedules"), "kept");
+    const validated = await run(["validate", "--data", "data", "--now", NOW], project);
+    expect(validated.stdout).toBe(
+      "spi-static: data is valid, 0 warnings, 1 service ready to build\n",
+    );
+    // Out of it: schedules/<id>.yaml is read by its name, not from the folder's listing.
+    await cp(join(project, "data/kept"), join(project, "elsewhere"), { recursive: true });
+    await replaceWithLink(join(project, "data/schedules"), "../elsewhere");
+    const refused = await run(["validate", "--data", "data", "--now", NOW], project);
+    expect(refused.stdout.split("\n").slice(0, 2)).toEqual([
+      "data/schedules/one.yaml:1:1: is a link to a file outside the data folder; links are followed only within it",
+      "data/schedules:1:1: is a link to a folder outside the data folder; links are followed only within it",
+    ]);
+    expect(refused.code).toBe(1);
+  });
+
   it("refuses a key file of the data folder that is a FIFO instead of waiting on it", async () => {
     const project = join(root, "dev-key-fifo");
     await cp("test/fixtures/minimal", join(project, "data"), { recursive: true });
