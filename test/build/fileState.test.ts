@@ -3,7 +3,14 @@ import { copyFile, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { recordedState, SETTLED_MS, seeFile, seeUnchanged } from "../../src/build/fileState.js";
+import {
+  FINE_SETTLED_MS,
+  recordedState,
+  SETTLED_MS,
+  seeFile,
+  seeUnchanged,
+  settleWindowMs,
+} from "../../src/build/fileState.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-file-state-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -17,6 +24,24 @@ describe("the unchanged-file rule", () => {
     if (!seen) return;
     expect(recordedState(seen, Date.now())).toBe("");
     expect(recordedState(seen, Date.now() + 2 * SETTLED_MS)).toBe(seen.state);
+  });
+
+  it("waits a second's steps out only on a file system whose times are whole seconds", async () => {
+    const path = join(root, "fine.xml");
+    await writeFile(path, "<a/>\n");
+    const seen = seeFile(path);
+    if (!seen?.changedMs) throw new Error("not seen");
+    // This machine's file systems keep nanoseconds: trusted once FINE_SETTLED_MS went by.
+    expect(seen.settleMs).toBe(FINE_SETTLED_MS);
+    expect(recordedState(seen, seen.changedMs + FINE_SETTLED_MS)).toBe("");
+    expect(recordedState(seen, seen.changedMs + FINE_SETTLED_MS + 1)).toBe(seen.state);
+    // FAT (2 s steps) and HFS+ (1 s) give whole seconds: the coarse window.
+    const whole = 1_764_000_000n * 1_000_000_000n;
+    expect(settleWindowMs({ mtimeNs: whole, ctimeNs: whole + 2_000_000_000n })).toBe(SETTLED_MS);
+    expect(settleWindowMs({ mtimeNs: whole, ctimeNs: whole + 123_456n })).toBe(FINE_SETTLED_MS);
+    // A record made without a window (an older one) keeps the coarse rule.
+    const { settleMs: _, ...unknown } = seen;
+    expect(recordedState(unknown, seen.changedMs + FINE_SETTLED_MS + 1)).toBe("");
   });
 
   it("finds an in-place edit with size and times restored, and a copy of the same bytes the same", async () => {
