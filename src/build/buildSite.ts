@@ -31,6 +31,7 @@ import {
   type ServiceCheck,
 } from "../schedule/scheduleBroadcaster.js";
 import {
+  fqdnOfKey,
   KEYED_SI_PATH,
   OPEN_SI_PATH,
   type PlannedDocument,
@@ -236,11 +237,12 @@ async function buildLocked(
     // A service that broke keeps last night's PI files, SI entry and routes: one typo never
     // takes it off air.
     const kept = readKeptServices(outDir, state, radiodnsHost, keepGoing ? brokenServices : []);
-    const keptFqdns = kept.routes.map(({ key }) => key.slice(0, key.lastIndexOf("/")));
+    const keptRoutes = [...kept.routes.values()];
+    const keptFqdns = keptRoutes.map(({ key }) => fqdnOfKey(key));
     refuseHostChange(outDir, state.owned, radiodnsHost, changeHost, [
       ...new Set([...publishedFqdns(broadcaster), ...keptFqdns]),
     ]);
-    const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, kept.routes));
+    const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, keptRoutes));
     const { serviceInformation } = siteInputs(
       fingerprintProgram(),
       broadcaster.provider,
@@ -311,7 +313,7 @@ async function buildLocked(
       upToDate: false,
       milliseconds: Math.round(performance.now() - started),
       brokenServices,
-      keptServices: kept.ids,
+      keptServices: [...kept.routes.keys()],
       notes,
     };
   } catch (error) {
@@ -423,18 +425,6 @@ interface Planned {
  * the I/O before the pure planner (buildPlan.ts). A document whose file's state changed is
  * hashed later, as it is published (settle); rendering ahead takes only what the plan renders.
  */
-/**
- * A service's documents' inputs, with the span when its programmes near the span's ends may
- * depend on it (schedule/rollCheck.ts spanDependence): such a service's documents are rendered
- * again every night instead of reused, so a nightly writes what --force writes.
- */
-function withSpan(inputs: string, service: Service, span: LayoutSpan): string {
-  const why = spanDependence(service, span);
-  if (why === undefined) return inputs;
-  debug("plan", () => `${service.id}: its PI documents depend on the days laid out (${why})`);
-  return withInputs(inputs, [`span ${span.from} ${span.to}`]);
-}
-
 function planFor(
   broadcaster: Broadcaster,
   now: number,
@@ -474,6 +464,18 @@ function planFor(
   for (const { id, check } of plan.services) debug("plan", () => `${id}: ${describeCheck(check)}`);
   const byId = new Map(plan.services.map((service) => [service.id, service.documents]));
   return { broadcaster, state, plan, documentsOf: (id) => byId.get(id) ?? [] };
+}
+
+/**
+ * A service's documents' inputs, with the span when its programmes near the span's ends may
+ * depend on it (schedule/rollCheck.ts spanDependence): such a service's documents are rendered
+ * again every night instead of reused, so a nightly writes what --force writes.
+ */
+function withSpan(inputs: string, service: Service, span: LayoutSpan): string {
+  const why = spanDependence(service, span);
+  if (why === undefined) return inputs;
+  debug("plan", () => `${service.id}: its PI documents depend on the days laid out (${why})`);
+  return withInputs(inputs, [`span ${span.from} ${span.to}`]);
 }
 
 /** A decision settled: a document whose file's state changed is reused if its bytes did not. */

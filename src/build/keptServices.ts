@@ -16,10 +16,11 @@ import type { BuildState } from "./buildState.js";
  * its id, as the default radiodns is.
  */
 export interface KeptServices {
-  /** The broken services that have published PI files. */
-  ids: string[];
-  /** Their routes, as recorded: the edge rules keep answering for them. */
-  routes: ServiceRoutes[];
+  /**
+   * The broken services that have published PI files, by id, with their routes as recorded:
+   * the edge rules keep answering for them.
+   */
+  routes: Map<string, ServiceRoutes>;
   /** Their PI files: left in place and still owned, so a build that fixes them replaces them. */
   paths: string[];
   /** Their `<service>` elements of last night's open and keyed SI. */
@@ -36,8 +37,7 @@ export function readKeptServices(
 ): KeptServices {
   const recorded = recordedRoutes(state);
   const ownedPaths = [...state.owned];
-  const ids: string[] = [];
-  const routes: ServiceRoutes[] = [];
+  const routes = new Map<string, ServiceRoutes>();
   const paths: string[] = [];
   for (const name of broken) {
     // A service file that does not parse names no id: the load stage names it by its path, and
@@ -52,16 +52,15 @@ export function readKeptServices(
     const logos = `logos/services/${id}/`;
     const own = ownedPaths.filter((path) => path.startsWith(folder) || path.startsWith(logos));
     if (own.length === 0) continue;
-    ids.push(id);
-    routes.push(route);
+    routes.set(id, route);
     paths.push(...own);
   }
-  const keys = new Set(routes.map(({ key }) => key));
+  const keys = new Set([...routes.values()].map(({ key }) => key));
   const entriesOf = (path: string) => {
     const si = readOptional(join(outDir, path));
     return si === undefined ? [] : [...serviceEntries(si, keys).values()];
   };
-  return { ids, routes, paths, openSi: entriesOf(OPEN_SI_PATH), keyedSi: entriesOf(KEYED_SI_PATH) };
+  return { routes, paths, openSi: entriesOf(OPEN_SI_PATH), keyedSi: entriesOf(KEYED_SI_PATH) };
 }
 
 /** Into the state this build writes: the routes of every service it publishes or keeps. */
@@ -70,10 +69,7 @@ export function recordServiceRoutes(
   published: readonly Service[],
   kept: KeptServices,
 ): void {
-  const record: Record<string, ServiceRoutes> = {};
-  kept.ids.forEach((id, i) => {
-    record[id] = kept.routes[i] as ServiceRoutes;
-  });
+  const record: Record<string, ServiceRoutes> = Object.fromEntries(kept.routes);
   for (const service of published) record[service.id] = routesOf(service);
   state.services = record;
 }

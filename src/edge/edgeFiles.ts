@@ -3,6 +3,7 @@ import type { Broadcaster, Service } from "../load/broadcaster.js";
 import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/radiodnsBearer.js";
 import {
   API_WINDOW_DAYS,
+  fqdnOfKey,
   KEYED_SI_PATH,
   OPEN_SI_PATH,
   programmeInformationPathByBearer,
@@ -64,7 +65,7 @@ export function edgeSiteOf(
     bearerPiPathTemplate: programmeInformationPathByBearer("{bearer}", "{date}"),
     bearerServices,
     serviceIds,
-    hosts: [...new Set(serviceIds.map((key) => key.slice(0, key.lastIndexOf("/"))))],
+    hosts: [...new Set(serviceIds.map(fqdnOfKey))],
     openPi: provider.discovery.openPi,
     timeZone: provider.timeZone,
     windowDays: API_WINDOW_DAYS,

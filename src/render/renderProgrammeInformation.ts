@@ -98,14 +98,14 @@ export class ProgrammeFragments {
   private readonly multimediaByImage = new WeakMap<Image, Record<string, string>>();
   /** Where this service's fragments are encoded; given back by `release`. */
   private readonly slabs = new FragmentSlabs();
-  private released = false;
   /** Programme elements rendered (of them, for episodes), and airings filled in from one before. */
   rendered = 0;
   renderedEpisodes = 0;
   reused = 0;
 
   of(programme: ProgrammeInstance, language: string): XmlFragment<AiringSlot> {
-    if (this.released) throw new Error("programme fragments used after they were released");
+    // A fragment kept from before is a view of a slab given back.
+    if (this.slabs.released) throw new Error("programme fragments used after they were released");
     const { content, groupCrid, events } = programme;
     let known = this.byContent.get(content);
     if (!known) {
@@ -141,7 +141,6 @@ export class ProgrammeFragments {
    * after this throws.
    */
   release(): void {
-    this.released = true;
     this.slabs.release();
   }
 

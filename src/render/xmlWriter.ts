@@ -284,6 +284,11 @@ export class FragmentSlabs {
     return this.#slab.subarray(start, this.#used);
   }
 
+  /** Whether the slabs were given back: no fragment encoded here may be used any more. */
+  get released(): boolean {
+    return this.#released;
+  }
+
   /** Gives the slabs back for other fragments: no fragment encoded here may be used after. */
   release(): void {
     this.#released = true;

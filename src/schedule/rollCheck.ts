@@ -110,10 +110,9 @@ export function rollCheck(
   for (const date of dateRange(before.from, addDays(span.from, -1))) {
     if (schedule.dates.has(date)) return { unsure: `dated day ${date} left the span` };
   }
-  for (const date of dateRange(addDays(before.from, -1), addDays(span.to, 1))) {
-    const why = notOwnDay(service, date);
-    if (why) return { unsure: why };
-  }
+  // Every day laid out before and now: the old span and the new one.
+  const why = spanDependence(service, { from: before.from, to: span.to });
+  if (why) return { unsure: why };
   const window = rolledWindow(before, span);
   const reading: InputProblem[] = [];
   const { episodes, listDates } = schedule.episodes.loadLists(reading, (list) => {

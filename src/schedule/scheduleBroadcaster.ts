@@ -149,15 +149,19 @@ export function* checkServices(
   const services: ScheduledService[] = [];
   const cridSources: CridSource[] = [];
   const checks = new Map<Service, ServiceCheck>();
-  for (const service of broadcaster.services) {
+  /** A service checked without errors: it is scheduled, and its CRIDs are checked across. */
+  const keep = (service: Service, check: ServiceCheck) => {
     const layOutAgain = layingOut(service, cridAuthority, from, to);
+    services.push({ service, programmes: layOutAgain });
+    cridSources.push({ service, given: check.given, programmes: layOutAgain });
+    checks.set(service, check);
+  };
+  for (const service of broadcaster.services) {
     const asRecorded = recorded?.get(service.id);
     if (asRecorded) {
       debug("schedule", () => `${service.id}: checked as recorded (same inputs, same days)`);
       for (const problem of asRecorded.problems) problems.push(problem);
-      services.push({ service, programmes: layOutAgain });
-      cridSources.push({ service, given: asRecorded.given, programmes: layOutAgain });
-      checks.set(service, asRecorded);
+      keep(service, asRecorded);
       yield { service, check: asRecorded, programmes: undefined, documentDates: [] };
       continue;
     }
@@ -169,9 +173,7 @@ export function* checkServices(
       const { check } = roll;
       debug("schedule", () => `${service.id}: checked day by day: laid out ${roll.laidOut}`);
       for (const problem of check.problems) problems.push(problem);
-      services.push({ service, programmes: layOutAgain });
-      cridSources.push({ service, given: check.given, programmes: layOutAgain });
-      checks.set(service, check);
+      keep(service, check);
       yield { service, check, programmes: roll.programmes, documentDates: roll.documentDates };
       continue;
     }
@@ -208,14 +210,12 @@ export function* checkServices(
       brokenServices.push(service.id);
       continue;
     }
-    services.push({ service, programmes: layOutAgain });
-    cridSources.push({ service, given, programmes: layOutAgain });
     const check: ServiceCheck = {
       problems: own,
       given,
       dayByDay: { ...laidOut.dayByDay, span, majority },
     };
-    checks.set(service, check);
+    keep(service, check);
     yield { service, check, programmes, documentDates: dates };
   }
   // What remains fails only together: CRIDs given in the YAML that collide across services, and

@@ -28,6 +28,11 @@ export function radiodnsKey(id: { fqdn: string; serviceIdentifier: string }): st
   return `${id.fqdn}/${id.serviceIdentifier}`;
 }
 
+/** The FQDN of a radiodnsKey. */
+export function fqdnOfKey(key: string): string {
+  return key.slice(0, key.lastIndexOf("/"));
+}
+
 /**
  * PI by a DAB or FM bearer's ServiceIdentifier (`dab/4e1/4fe1/4e01/0`, TS 102 818 §10.3): a URL
  * only, answered by the edge rules from the file at `programmeInformationPath`; no file of its own.
