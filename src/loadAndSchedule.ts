@@ -1,6 +1,6 @@
-import type { InputProblem } from "./load/inputProblem.js";
-import type { InputReaderOptions } from "./load/inputReader.js";
+import type { InputReaderOptions } from "./load/files/inputReader.js";
 import { type LoadReport, loadBroadcaster } from "./load/loadBroadcaster.js";
+import type { InputProblem } from "./load/text/inputProblem.js";
 import {
   type ScheduledBroadcaster,
   type ScheduleReport,

@@ -11,8 +11,8 @@ import {
 import { createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { KnownDigests } from "../load/knownDigests.js";
-import { ReusedBuffer } from "../load/reusedBuffer.js";
+import type { KnownDigests } from "../load/files/knownDigests.js";
+import { ReusedBuffer } from "../load/files/reusedBuffer.js";
 
 /** The code that renders (this package's src/ or dist/) and the templates it fills in. */
 const CODE_DIRS = [
@@ -22,7 +22,7 @@ const CODE_DIRS = [
 
 export interface FingerprintInputs {
   dataDir: string;
-  /** Digests of data files known by their state (load/knownDigests.ts). */
+  /** Digests of data files known by their state (load/files/knownDigests.ts). */
   known?: KnownDigests | undefined;
   /** SHA-256 digests of the API keys the edge rules will accept. */
   keyDigests: string[];

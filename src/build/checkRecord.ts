@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
-import type { Provider, Service } from "../load/broadcaster.js";
+import type { Provider, Service } from "../load/model/broadcaster.js";
 import type { DayByDayCheck } from "../schedule/rollCheck.js";
 import type { LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
 import type { RecordedCheck } from "./buildPlan.js";

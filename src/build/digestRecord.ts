@@ -1,6 +1,6 @@
 import type { BigIntStats } from "node:fs";
 import { debug } from "../debug/debugLog.js";
-import type { KnownDigests } from "../load/knownDigests.js";
+import type { KnownDigests } from "../load/files/knownDigests.js";
 import type { BuildState } from "./buildState.js";
 import { settledBy, stateOf } from "./fileState.js";
 
@@ -12,7 +12,7 @@ export interface DigestRecord extends KnownDigests {
 type RecordFile = Record<string, [state: string, digest: string]>;
 
 /**
- * The data files' digests (load/knownDigests.ts) in the state's `digests` part (buildState.ts),
+ * The data files' digests (load/files/knownDigests.ts) in the state's `digests` part (buildState.ts),
  * by device and inode. Written only by a build that publishes; a damaged part is only unused, and
  * `readEarlier: false` (`--force`) uses none.
  */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type BigIntStats, closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
-import { ReusedBuffer } from "../load/reusedBuffer.js";
+import { ReusedBuffer } from "../load/files/reusedBuffer.js";
 
 /**
  * One rule for "this file is as it was", for data files and published files alike. A file's

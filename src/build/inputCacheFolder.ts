@@ -10,8 +10,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
-import type { InputCache } from "../load/inputCache.js";
-import { ReusedBuffer } from "../load/reusedBuffer.js";
+import type { InputCache } from "../load/files/inputCache.js";
+import { ReusedBuffer } from "../load/files/reusedBuffer.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
 import { openStagingFolder, removeStaleStaging } from "./stagingFolder.js";
@@ -46,7 +46,7 @@ export interface InputCacheFolder extends InputCache {
 }
 
 /**
- * The input cache (load/inputCache.ts) in out/_spi-static/inputs/, beside the build's other
+ * The input cache (load/files/inputCache.ts) in out/_spi-static/inputs/, beside the build's other
  * bookkeeping, so it travels with the output folder from one night to the next. A key covers
  * the program, the kind of file and its bytes, so a new program version or any edit misses.
  * Reads and writes never fail the build: an entry that cannot be read is parsed again, one that

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { routesOf, type ServiceRoutes } from "../edge/edgeFiles.js";
-import type { Service } from "../load/broadcaster.js";
+import type { Service } from "../load/model/broadcaster.js";
 import { serviceEntries } from "../render/carriedServices.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH, radiodnsKey, SPI_BASE } from "../site/siteContract.js";
 import type { BuildState } from "./buildState.js";

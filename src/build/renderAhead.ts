@@ -1,4 +1,4 @@
-import type { Provider } from "../load/broadcaster.js";
+import type { Provider } from "../load/model/broadcaster.js";
 import { ProgrammeFragments } from "../render/renderProgrammeInformation.js";
 import { renderServiceDay } from "../render/renderSite.js";
 import type { CheckedService } from "../schedule/scheduleBroadcaster.js";

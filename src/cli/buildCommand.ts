@@ -1,7 +1,7 @@
 import { DEMO_KEYS_FILE } from "../edge/apiKeys.js";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { printable } from "../exit/printableText.js";
-import { formatProblem } from "../load/inputProblem.js";
+import { formatProblem } from "../load/text/inputProblem.js";
 import type { CommandIo } from "./commandIo.js";
 import { countOf } from "./countOf.js";
 import { resolveDataDir } from "./dataFolder.js";

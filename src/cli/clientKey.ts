@@ -1,5 +1,5 @@
 import { UsageError } from "../exit/spiStaticError.js";
-import { formatProblem } from "../load/inputProblem.js";
+import { formatProblem } from "../load/text/inputProblem.js";
 import { parseApiKey } from "./optionParsers.js";
 
 /**

@@ -1,7 +1,7 @@
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { printable } from "../exit/printableText.js";
 import { UsageError } from "../exit/spiStaticError.js";
-import { formatProblem } from "../load/inputProblem.js";
+import { formatProblem } from "../load/text/inputProblem.js";
 import { firstKeyOfFile, keyFromEnvironment } from "./clientKey.js";
 import type { CommandIo } from "./commandIo.js";
 import { countOf } from "./countOf.js";

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { InvalidArgumentError } from "commander";
-import { timeZoneProblem } from "../load/ianaTimeZone.js";
+import { timeZoneProblem } from "../load/formats/ianaTimeZone.js";
 import { isCalendarDate } from "../time/plainDate.js";
 
 // Every command's option parsers: each validates its value and says what it expected, so a bad

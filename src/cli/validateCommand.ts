@@ -1,5 +1,5 @@
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
-import { formatProblem } from "../load/inputProblem.js";
+import { formatProblem } from "../load/text/inputProblem.js";
 import type { CommandIo } from "./commandIo.js";
 import { countOf } from "./countOf.js";
 import { resolveDataDir } from "./dataFolder.js";

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../exit/spiStaticError.js";
-import { openDataFolder } from "../load/dataFolder.js";
-import { formatProblem, type InputProblem } from "../load/inputProblem.js";
+import { openDataFolder } from "../load/files/dataFolder.js";
+import { formatProblem, type InputProblem } from "../load/text/inputProblem.js";
 
 /**
  * A project's development key, made by `spi-static init` and git-ignored: lets `serve` and

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import type { Broadcaster, Service } from "../load/broadcaster.js";
-import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/radiodnsBearer.js";
+import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/formats/radiodnsBearer.js";
+import type { Broadcaster, Service } from "../load/model/broadcaster.js";
 import {
   API_WINDOW_DAYS,
   fqdnOfKey,

@@ -1,5 +1,5 @@
 import { Document, isScalar, visit } from "yaml";
-import type { EpisodeInput } from "../load/inputSchema.js";
+import type { EpisodeInput } from "../load/schema/inputSchema.js";
 import type { ImportedData } from "./importFeed.js";
 import { isoWeekOf } from "./localTime.js";
 

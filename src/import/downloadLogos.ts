@@ -1,16 +1,16 @@
+import { LOGO_SIZES, type LogoSizeName } from "../load/logos/logoSizes.js";
+import { imageLibrary } from "../load/logos/logoSourceImage.js";
 import type {
   LogoInput,
   ProviderInput,
   ServiceGroupInput,
   ServiceInput,
-} from "../load/inputSchema.js";
-import { LOGO_SIZES, type LogoSizeName } from "../load/logoSizes.js";
-import { imageLibrary } from "../load/logoSourceImage.js";
-import type { LogoSourceInput } from "../load/logoSourceInput.js";
+} from "../load/schema/inputSchema.js";
+import type { LogoSourceInput } from "../load/schema/logoSourceInput.js";
 import type { ImportedData } from "./importFeed.js";
 import type { ImportNote } from "./importNote.js";
 
-/** The largest logo file fetched: a data file is read up to 2 MB (load/dataFolder.ts). */
+/** The largest logo file fetched: a data file is read up to 2 MB (load/files/dataFolder.ts). */
 const MAX_LOGO_BYTES = 2 * 1024 * 1024;
 
 /** An image to write into the data folder, relative to it. */

@@ -1,8 +1,8 @@
-import type { Description, Link, Names, Translation } from "../load/inputSchema.js";
-import { sameLanguage } from "../load/languageTag.js";
-import { linkUriProblem } from "../load/linkUri.js";
-import { mediaTypeProblem } from "../load/mediaType.js";
-import { DESCRIPTION_LENGTHS, NAME_LENGTHS } from "../load/spiFormat.js";
+import { sameLanguage } from "../load/formats/languageTag.js";
+import { linkUriProblem } from "../load/formats/linkUri.js";
+import { mediaTypeProblem } from "../load/formats/mediaType.js";
+import { DESCRIPTION_LENGTHS, NAME_LENGTHS } from "../load/formats/spiFormat.js";
+import type { Description, Link, Names, Translation } from "../load/schema/inputSchema.js";
 import type { FeedDescriptions, FeedLink, FeedNames, LocalisedText } from "./feedModel.js";
 import type { ImportNote } from "./importNote.js";
 

@@ -1,4 +1,4 @@
-import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/radiodnsBearer.js";
+import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/formats/radiodnsBearer.js";
 import { SPI_BASE } from "../site/siteContract.js";
 import { addDays, compactDate, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";

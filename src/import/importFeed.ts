@@ -1,14 +1,14 @@
 import { UsageError } from "../exit/spiStaticError.js";
+import { radiodnsHostProblem } from "../load/formats/radiodnsHost.js";
+import { SERVICE_ID_PATTERN } from "../load/formats/spiFormat.js";
+import { defaultShortIdSlot } from "../load/model/shortIdSlot.js";
 import type {
   EpisodeInput,
   ProviderInput,
   ScheduleInput,
   ServiceInput,
   ServiceRadiodnsInput,
-} from "../load/inputSchema.js";
-import { radiodnsHostProblem } from "../load/radiodnsHost.js";
-import { defaultShortIdSlot } from "../load/shortIdSlot.js";
-import { SERVICE_ID_PATTERN } from "../load/spiFormat.js";
+} from "../load/schema/inputSchema.js";
 import { programmeShortId } from "../schedule/programmeShortId.js";
 import { radiodnsKey } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";

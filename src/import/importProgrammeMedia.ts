@@ -1,6 +1,6 @@
-import type { Genre, Show } from "../load/inputSchema.js";
-import { sameLanguage } from "../load/languageTag.js";
-import { imageMimeType } from "../load/mediaType.js";
+import { sameLanguage } from "../load/formats/languageTag.js";
+import { imageMimeType } from "../load/formats/mediaType.js";
+import type { Genre, Show } from "../load/schema/inputSchema.js";
 import type { FeedGenre, FeedImage } from "./feedModel.js";
 import type { ImportNote } from "./importNote.js";
 

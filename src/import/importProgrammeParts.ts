@@ -1,4 +1,4 @@
-import type { OnDemandInput, ProgrammeEventInput } from "../load/inputSchema.js";
+import type { OnDemandInput, ProgrammeEventInput } from "../load/schema/inputSchema.js";
 import { programmeEventCrid } from "../schedule/programmeCrid.js";
 import type { FeedEvent, FeedOnDemand, FeedProgramme } from "./feedModel.js";
 import { importLinks, importTexts } from "./feedTexts.js";

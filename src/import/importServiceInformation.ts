@@ -1,3 +1,6 @@
+import { imageMimeType, mediaTypeProblem } from "../load/formats/mediaType.js";
+import { gccProblem, parseBroadcastBearer } from "../load/formats/radiodnsBearer.js";
+import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../load/formats/spiFormat.js";
 import type {
   GeolocationInput,
   LogoInput,
@@ -5,10 +8,7 @@ import type {
   ServiceGroupInput,
   ServiceInput,
   ServiceRadiodnsInput,
-} from "../load/inputSchema.js";
-import { imageMimeType, mediaTypeProblem } from "../load/mediaType.js";
-import { gccProblem, parseBroadcastBearer } from "../load/radiodnsBearer.js";
-import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../load/spiFormat.js";
+} from "../load/schema/inputSchema.js";
 import type {
   FeedBearer,
   FeedDescribed,

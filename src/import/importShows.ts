@@ -4,7 +4,7 @@ import {
   type Link,
   type Show,
   showSchema,
-} from "../load/inputSchema.js";
+} from "../load/schema/inputSchema.js";
 import { websiteLabel } from "../render/websiteLabel.js";
 import { programmeCrid, showGroupCrid } from "../schedule/programmeCrid.js";
 import type { FeedLink, FeedProgramme } from "./feedModel.js";

@@ -1,7 +1,7 @@
 import { lstat, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UsageError } from "../exit/spiStaticError.js";
-import type { InputProblem } from "../load/inputProblem.js";
+import type { InputProblem } from "../load/text/inputProblem.js";
 import { loadAndSchedule } from "../loadAndSchedule.js";
 import { dataFolderFiles } from "./dataFolderFiles.js";
 import { downloadLogos } from "./downloadLogos.js";

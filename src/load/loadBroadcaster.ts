@@ -1,6 +1,17 @@
 import { createHash } from "node:crypto";
 import { basename, join, relative } from "node:path";
 import { radiodnsKey } from "../site/siteContract.js";
+import { checkBearers } from "./checks/checkBearers.js";
+import { checkMediumName } from "./checks/checkMediumName.js";
+import { checkServiceNamesInLanguage, checkTranslations } from "./checks/checkTranslations.js";
+import { type DataFolder, openDataFolder, type UnreadableFile } from "./files/dataFolder.js";
+import { type InputReader, type InputReaderOptions, openInputReader } from "./files/inputReader.js";
+import { timeZoneProblem } from "./formats/ianaTimeZone.js";
+import { SERVICE_ID_PATTERN } from "./formats/spiFormat.js";
+import { type EpisodeList, loadSchedule } from "./loadSchedule.js";
+import { loadLogos } from "./logos/loadLogos.js";
+import { madeLogoInputs } from "./logos/logosFromSource.js";
+import { withProviderLogos, withServiceLogos } from "./logos/modelLogos.js";
 import type {
   Broadcaster,
   Geolocation,
@@ -9,34 +20,23 @@ import type {
   Schedule,
   Service,
   ServiceGroup,
-} from "./broadcaster.js";
-import { checkBearers } from "./checkBearers.js";
-import { checkMediumName } from "./checkMediumName.js";
-import { checkServiceNamesInLanguage, checkTranslations } from "./checkTranslations.js";
-import { didYouMean } from "./closestName.js";
-import { type DataFolder, openDataFolder, type UnreadableFile } from "./dataFolder.js";
-import { timeZoneProblem } from "./ianaTimeZone.js";
-import {
-  boundProblem,
-  formatSourceRef,
-  type InputProblem,
-  type SourceRef,
-} from "./inputProblem.js";
-import { type InputReader, type InputReaderOptions, openInputReader } from "./inputReader.js";
+} from "./model/broadcaster.js";
+import { defaultShortIdSlot, ShortIdSlots } from "./model/shortIdSlot.js";
 import type {
   GeolocationInput,
   InputKind,
   ProviderInput,
   ServiceGroupInput,
   ServiceInput,
-} from "./inputSchema.js";
-import { loadLogos } from "./loadLogos.js";
-import { type EpisodeList, loadSchedule } from "./loadSchedule.js";
-import { madeLogoInputs } from "./logosFromSource.js";
-import { withProviderLogos, withServiceLogos } from "./modelLogos.js";
-import type { YamlFile } from "./readYamlFile.js";
-import { defaultShortIdSlot, ShortIdSlots } from "./shortIdSlot.js";
-import { SERVICE_ID_PATTERN } from "./spiFormat.js";
+} from "./schema/inputSchema.js";
+import { didYouMean } from "./text/closestName.js";
+import {
+  boundProblem,
+  formatSourceRef,
+  type InputProblem,
+  type SourceRef,
+} from "./text/inputProblem.js";
+import type { YamlFile } from "./text/readYamlFile.js";
 
 /** What the load stage found in a data folder: the usable part and every problem. */
 export interface LoadReport {

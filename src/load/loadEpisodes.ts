@@ -1,9 +1,14 @@
 import { isCalendarDate, type PlainDate } from "../time/plainDate.js";
-import type { Episode, Show } from "./broadcaster.js";
-import { formatSourceRef, type InputProblem, NOT_LOCATED, type SourceRef } from "./inputProblem.js";
-import type { EpisodeInput } from "./inputSchema.js";
 import { loadProgrammeContent, toMinutes } from "./loadProgrammeContent.js";
-import type { YamlFile } from "./readYamlFile.js";
+import type { Episode, Show } from "./model/broadcaster.js";
+import type { EpisodeInput } from "./schema/inputSchema.js";
+import {
+  formatSourceRef,
+  type InputProblem,
+  NOT_LOCATED,
+  type SourceRef,
+} from "./text/inputProblem.js";
+import type { YamlFile } from "./text/readYamlFile.js";
 
 /** Episodes read so far for one service: by date, and each airing key with its first episode. */
 export interface EpisodeIndex {

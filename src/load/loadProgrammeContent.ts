@@ -1,10 +1,14 @@
-import type { OnDemand, ProgrammeEvent } from "./broadcaster.js";
-import { checkMediumName } from "./checkMediumName.js";
-import { checkTranslations } from "./checkTranslations.js";
-import type { InputProblem } from "./inputProblem.js";
-import type { OnDemandInput, ProgrammeEventInput, Show as ShowInput } from "./inputSchema.js";
-import { imageMimeType } from "./mediaType.js";
-import type { YamlFile } from "./readYamlFile.js";
+import { checkMediumName } from "./checks/checkMediumName.js";
+import { checkTranslations } from "./checks/checkTranslations.js";
+import { imageMimeType } from "./formats/mediaType.js";
+import type { OnDemand, ProgrammeEvent } from "./model/broadcaster.js";
+import type {
+  OnDemandInput,
+  ProgrammeEventInput,
+  Show as ShowInput,
+} from "./schema/inputSchema.js";
+import type { InputProblem } from "./text/inputProblem.js";
+import type { YamlFile } from "./text/readYamlFile.js";
 
 /** The input's fields with its events and on-demand availability resolved to times. */
 export type ProgrammeContent<T> = Omit<T, "events" | "onDemand"> & {

@@ -1,4 +1,8 @@
 import { isCalendarDate, type Weekday, weekdayNames } from "../time/plainDate.js";
+import { findDeadAir } from "./checks/findDeadAir.js";
+import { findLongProgrammes } from "./checks/findLongProgrammes.js";
+import { emptyEpisodeIndex, loadEpisodes } from "./loadEpisodes.js";
+import { loadProgrammeContent, toMinutes } from "./loadProgrammeContent.js";
 import type {
   DatedDay,
   EpisodeListDates,
@@ -7,15 +11,16 @@ import type {
   Show,
   Slot,
   SpecialSlot,
-} from "./broadcaster.js";
-import { didYouMean } from "./closestName.js";
-import { findDeadAir } from "./findDeadAir.js";
-import { findLongProgrammes } from "./findLongProgrammes.js";
-import type { InputProblem, SourceRef } from "./inputProblem.js";
-import type { DatedEntry, EpisodesFileInput, GridSlotInput, ScheduleInput } from "./inputSchema.js";
-import { emptyEpisodeIndex, loadEpisodes } from "./loadEpisodes.js";
-import { loadProgrammeContent, toMinutes } from "./loadProgrammeContent.js";
-import type { YamlFile } from "./readYamlFile.js";
+} from "./model/broadcaster.js";
+import type {
+  DatedEntry,
+  EpisodesFileInput,
+  GridSlotInput,
+  ScheduleInput,
+} from "./schema/inputSchema.js";
+import { didYouMean } from "./text/closestName.js";
+import type { InputProblem, SourceRef } from "./text/inputProblem.js";
+import type { YamlFile } from "./text/readYamlFile.js";
 
 /** An episodes file as the load stage keeps it: validated, its value read again when asked. */
 export interface EpisodeList {

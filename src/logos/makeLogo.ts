@@ -1,6 +1,6 @@
-import { LOGO_SIZES } from "../load/logoSizes.js";
-import type { ImageLibrary } from "../load/logoSourceImage.js";
-import type { LogoRecipe } from "../load/logosFromSource.js";
+import { LOGO_SIZES } from "../load/logos/logoSizes.js";
+import type { ImageLibrary } from "../load/logos/logoSourceImage.js";
+import type { LogoRecipe } from "../load/logos/logosFromSource.js";
 
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
@@ -15,7 +15,7 @@ const MAX_SVG_DENSITY = 72 * 100;
  * fit the size (contained, centred, never cropped) on the background colour or on transparency,
  * and encoded as PNG (or JPEG, `logo.jpeg`) with fixed settings and no metadata, so the same source and options make
  * the same bytes every time (its name says so). An SVG is drawn at the size, not scaled after.
- * Any change here that changes the bytes bumps RECIPE_VERSION (load/logosFromSource.ts), which
+ * Any change here that changes the bytes bumps RECIPE_VERSION (load/logos/logosFromSource.ts), which
  * names every made logo, so published logos are made again under new names.
  */
 export async function makeLogo(

@@ -4,7 +4,7 @@ import { resolveApiKeys } from "../edge/apiKeys.js";
 import { WORKER_PATH } from "../edge/edgeFiles.js";
 import { createEdgeWorker, type EdgeEnv, type EdgeSite } from "../edge/edgeRules.js";
 import { UsageError } from "../exit/spiStaticError.js";
-import { InputError } from "../load/inputProblem.js";
+import { InputError } from "../load/text/inputProblem.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { renderNjsModule } from "./njsModule.js";
 import { NGINX_FILES, renderApiConfig, renderServerConfig, SEND_FILE } from "./serverConfig.js";

@@ -1,5 +1,5 @@
-import type { Names } from "../load/broadcaster.js";
-import { NAME_LENGTHS } from "../load/spiFormat.js";
+import { NAME_LENGTHS } from "../load/formats/spiFormat.js";
+import type { Names } from "../load/model/broadcaster.js";
 
 /**
  * Cuts to `limit` characters (code points, as the XSD counts them), ending with `…` when cut.

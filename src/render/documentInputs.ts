@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Provider, Service } from "../load/broadcaster.js";
+import type { Provider, Service } from "../load/model/broadcaster.js";
 import type { PlainDate } from "../time/plainDate.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { OnDemand, Provider, Service, Show } from "../load/broadcaster.js";
-import { imageMimeType } from "../load/mediaType.js";
+import { imageMimeType } from "../load/formats/mediaType.js";
+import type { OnDemand, Provider, Service, Show } from "../load/model/broadcaster.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
 import { onDemandWindow } from "../schedule/programmeParts.js";
 import type { ProgrammeDay } from "../schedule/selectProgrammeDay.js";

@@ -1,3 +1,4 @@
+import { sameLanguage } from "../load/formats/languageTag.js";
 import type {
   Bearer,
   Broadcaster,
@@ -5,8 +6,7 @@ import type {
   Provider,
   Service,
   ServiceGroup,
-} from "../load/broadcaster.js";
-import { sameLanguage } from "../load/languageTag.js";
+} from "../load/model/broadcaster.js";
 import {
   attributes,
   SPI_NAMESPACE,

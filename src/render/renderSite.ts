@@ -1,6 +1,6 @@
 import { debug } from "../debug/debugLog.js";
 import { notePhase } from "../debug/memoryPhases.js";
-import type { Provider, Service } from "../load/broadcaster.js";
+import type { Provider, Service } from "../load/model/broadcaster.js";
 import type { ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
 import { selectProgrammeDay } from "../schedule/selectProgrammeDay.js";

@@ -1,4 +1,4 @@
-import type { Genre, Geolocation } from "../load/broadcaster.js";
+import type { Genre, Geolocation } from "../load/model/broadcaster.js";
 import { deriveSomeNames } from "./deriveNames.js";
 import type { TextVersion } from "./textVersions.js";
 import type { XmlWriter } from "./xmlWriter.js";

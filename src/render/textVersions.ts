@@ -1,5 +1,5 @@
-import type { Description, Link, Names, Translations } from "../load/broadcaster.js";
-import { isWithinLanguage, sameLanguage } from "../load/languageTag.js";
+import { isWithinLanguage, sameLanguage } from "../load/formats/languageTag.js";
+import type { Description, Link, Names, Translations } from "../load/model/broadcaster.js";
 
 /** What a provider, service or show writes in its own language, beside its translations. */
 export interface OwnTexts {

@@ -1,4 +1,4 @@
-import { isWithinLanguage } from "../load/languageTag.js";
+import { isWithinLanguage } from "../load/formats/languageTag.js";
 
 /** "Website" in the languages of the broadcasters spi-static was made for first. */
 const WEBSITE_LABELS: readonly (readonly [language: string, label: string])[] = [

@@ -1,5 +1,5 @@
-import type { Episode, EpisodesByDate } from "../load/broadcaster.js";
-import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
+import type { Episode, EpisodesByDate } from "../load/model/broadcaster.js";
+import { formatSourceRef, type InputProblem } from "../load/text/inputProblem.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { formatTimeOfDay, localMinutesOf } from "../time/wallClock.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";

@@ -1,5 +1,5 @@
-import type { Service } from "../load/broadcaster.js";
-import type { InputProblem } from "../load/inputProblem.js";
+import type { Service } from "../load/model/broadcaster.js";
+import type { InputProblem } from "../load/text/inputProblem.js";
 import { addDays, type PlainDate } from "../time/plainDate.js";
 import { resolveWallTime } from "../time/wallClock.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";

@@ -1,5 +1,5 @@
-import type { EpisodesByDate, Service, Slot } from "../load/broadcaster.js";
-import { formatSourceRef, type InputProblem, type SourceRef } from "../load/inputProblem.js";
+import type { EpisodesByDate, Service, Slot } from "../load/model/broadcaster.js";
+import { formatSourceRef, type InputProblem, type SourceRef } from "../load/text/inputProblem.js";
 import { addDays, dateRange, type PlainDate, weekdayOf } from "../time/plainDate.js";
 import { localDateOf, type WallTimes, wallTimesOn } from "../time/wallClock.js";
 import { attachEpisodes } from "./attachEpisodes.js";

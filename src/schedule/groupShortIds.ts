@@ -1,5 +1,5 @@
-import type { Service } from "../load/broadcaster.js";
-import { formatSourceRef, type InputProblem, type SourceRef } from "../load/inputProblem.js";
+import type { Service } from "../load/model/broadcaster.js";
+import { formatSourceRef, type InputProblem, type SourceRef } from "../load/text/inputProblem.js";
 import { showGroupCrid } from "./programmeCrid.js";
 import { groupShortId } from "./programmeShortId.js";
 

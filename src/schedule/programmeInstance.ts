@@ -1,5 +1,5 @@
-import type { Episode, Show } from "../load/broadcaster.js";
-import type { SourceRef } from "../load/inputProblem.js";
+import type { Episode, Show } from "../load/model/broadcaster.js";
+import type { SourceRef } from "../load/text/inputProblem.js";
 import type { PlainDate } from "../time/plainDate.js";
 import type { EventOccurrence } from "./programmeParts.js";
 

@@ -1,5 +1,5 @@
-import type { OnDemand, ProgrammeEvent } from "../load/broadcaster.js";
-import { formatSourceRef, type InputProblem, type SourceRef } from "../load/inputProblem.js";
+import type { OnDemand, ProgrammeEvent } from "../load/model/broadcaster.js";
+import { formatSourceRef, type InputProblem, type SourceRef } from "../load/text/inputProblem.js";
 import { formatTimeOfDay, localMinutesOf } from "../time/wallClock.js";
 import type { ProgrammeInstance } from "./programmeInstance.js";
 

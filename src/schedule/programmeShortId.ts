@@ -1,4 +1,4 @@
-import { fnv1a32 } from "../load/shortIdSlot.js";
+import { fnv1a32 } from "../load/model/shortIdSlot.js";
 
 /**
  * shortIds with `shortIds: unique` (TS 102 818 §5.2.2): unique within one "SPI service", all
@@ -17,7 +17,7 @@ import { fnv1a32 } from "../load/shortIdSlot.js";
  *   refuses a schedule where they would); the same n comes back only 184 days later.
  * - block 2 + 2 × slot: the service's programme events, n their start minute likewise; two
  *   events of a service starting in one minute are refused.
- * A service's slot (0 to 30, load/shortIdSlot.ts) is its `shortIdSlot`, or by default a hash of
+ * A service's slot (0 to 30, load/model/shortIdSlot.ts) is its `shortIdSlot`, or by default a hash of
  * its id; the loader refuses two `unique` services in one slot and names the free ones.
  */
 export const SHORT_ID_CYCLE = 184 * 24 * 60;

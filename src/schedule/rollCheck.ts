@@ -1,5 +1,5 @@
-import type { EpisodeListDates, Service, Slot } from "../load/broadcaster.js";
-import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
+import type { EpisodeListDates, Service, Slot } from "../load/model/broadcaster.js";
+import { formatSourceRef, type InputProblem } from "../load/text/inputProblem.js";
 import { addDays, dateRange, daysBetween, type PlainDate, weekdayOf } from "../time/plainDate.js";
 import { localDateOf, resolveWallTime } from "../time/wallClock.js";
 import { dayMajorityOn } from "./dayMajority.js";

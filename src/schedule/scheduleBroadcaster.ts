@@ -1,6 +1,6 @@
 import { debug } from "../debug/debugLog.js";
-import type { Broadcaster, EpisodesByDate, Service } from "../load/broadcaster.js";
-import { formatSourceRef, type InputProblem } from "../load/inputProblem.js";
+import type { Broadcaster, EpisodesByDate, Service } from "../load/model/broadcaster.js";
+import { formatSourceRef, type InputProblem } from "../load/text/inputProblem.js";
 import { PUBLISHED_DAYS_AROUND_TODAY } from "../site/siteContract.js";
 import { addDays, dateRange, type PlainDate } from "../time/plainDate.js";
 import { localDateOf } from "../time/wallClock.js";

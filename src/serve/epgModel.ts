@@ -1,8 +1,8 @@
 import { basename, dirname } from "node:path";
-import type { Logo, Service } from "../load/broadcaster.js";
-import { genreTermOf } from "../load/genreTerm.js";
-import { formatProblem, type InputProblem } from "../load/inputProblem.js";
-import { EXPECTED_LOGO_SIZES } from "../load/loadLogos.js";
+import { genreTermOf } from "../load/formats/genreTerm.js";
+import { EXPECTED_LOGO_SIZES } from "../load/logos/loadLogos.js";
+import type { Logo, Service } from "../load/model/broadcaster.js";
+import { formatProblem, type InputProblem } from "../load/text/inputProblem.js";
 import { deriveNames } from "../render/deriveNames.js";
 import type { AiringKind, ProgrammeInstance } from "../schedule/programmeInstance.js";
 import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";

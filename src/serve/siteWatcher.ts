@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { buildSite } from "../build/buildSite.js";
 import { type KeySources, KeysError } from "../edge/apiKeys.js";
-import { formatProblem, InputError } from "../load/inputProblem.js";
+import { formatProblem, InputError } from "../load/text/inputProblem.js";
 import type { DataReport } from "../loadAndSchedule.js";
 import { addDays } from "../time/plainDate.js";
 import { resolveWallTime } from "../time/wallClock.js";

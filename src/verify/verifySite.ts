@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { UsageError } from "../exit/spiStaticError.js";
-import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/radiodnsBearer.js";
+import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/formats/radiodnsBearer.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../site/siteContract.js";
 import { addDays, compactDate, type PlainDate } from "../time/plainDate.js";
 import { type SpiDocument, validateSpiDocuments } from "../xsd/validateSpiDocuments.js";

@@ -44,7 +44,7 @@ describe("fingerprintBuild", () => {
     const relinked = fingerprintBuild({ dataDir, keyDigests: [] });
     expect(relinked).not.toBe(linked);
 
-    // The load stage then says why (test/load/dataFolder.test.ts: an unreadable folder).
+    // The load stage then says why (test/load/files/dataFolder.test.ts: an unreadable folder).
     expect(fingerprintBuild({ dataDir: join(dataDir, "nowhere"), keyDigests: [] })).toMatch(
       /^[0-9a-f]{64}$/,
     );

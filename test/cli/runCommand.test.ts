@@ -5,7 +5,7 @@ import type { CommandIo } from "../../src/cli/commandIo.js";
 import { runCommand } from "../../src/cli/runCommand.js";
 import { MissingKeysError } from "../../src/edge/apiKeys.js";
 import { UsageError } from "../../src/exit/spiStaticError.js";
-import { InputError, type InputProblem } from "../../src/load/inputProblem.js";
+import { InputError, type InputProblem } from "../../src/load/text/inputProblem.js";
 import { PublishError } from "../../src/publish/publishError.js";
 import { VerifyUsageError } from "../../src/verify/verifySite.js";
 

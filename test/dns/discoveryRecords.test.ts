@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { discoveryRecordsOf, zoneFileText } from "../../src/dns/discoveryRecords.js";
-import type { Broadcaster, Discovery, Service } from "../../src/load/broadcaster.js";
 import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
+import type { Broadcaster, Discovery, Service } from "../../src/load/model/broadcaster.js";
 import { makeProvider } from "../fixtures/makeProvider.js";
 
 const DISCOVERY: Discovery = {

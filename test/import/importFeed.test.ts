@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { importFeed } from "../../src/import/importFeed.js";
 import type { ImportNote } from "../../src/import/importNote.js";
 import { parseFeedDocuments } from "../../src/import/parseFeedDocuments.js";
-import { defaultShortIdSlot } from "../../src/load/shortIdSlot.js";
+import { defaultShortIdSlot } from "../../src/load/model/shortIdSlot.js";
 import { programmeShortId } from "../../src/schedule/programmeShortId.js";
 
 const NS = 'xmlns="http://www.worlddab.org/schemas/spi/31"';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { InputProblem } from "../../src/load/inputProblem.js";
-import { scheduleSchema } from "../../src/load/inputSchema.js";
 import { loadSchedule } from "../../src/load/loadSchedule.js";
-import { parseInput } from "../../src/load/parseInput.js";
-import { parseYamlText } from "../../src/load/readYamlFile.js";
+import { scheduleSchema } from "../../src/load/schema/inputSchema.js";
+import { parseInput } from "../../src/load/schema/parseInput.js";
+import type { InputProblem } from "../../src/load/text/inputProblem.js";
+import { parseYamlText } from "../../src/load/text/readYamlFile.js";
 
 /** What loading a schedule file with this text reports (it must pass its schema). */
 function loadProblems(text: string): InputProblem[] {

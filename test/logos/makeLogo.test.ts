@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { NOT_LOCATED } from "../../src/load/inputProblem.js";
-import type { LogoSizeName } from "../../src/load/logoSizes.js";
-import { imageLibrary } from "../../src/load/logoSourceImage.js";
-import type { LogoRecipe } from "../../src/load/logosFromSource.js";
+import type { LogoSizeName } from "../../src/load/logos/logoSizes.js";
+import { imageLibrary } from "../../src/load/logos/logoSourceImage.js";
+import type { LogoRecipe } from "../../src/load/logos/logosFromSource.js";
+import { NOT_LOCATED } from "../../src/load/text/inputProblem.js";
 import { makeLogo } from "../../src/logos/makeLogo.js";
 
 const SQUARE_SVG = Buffer.from(

@@ -2,8 +2,8 @@ import { appendFile, cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Broadcaster, Service } from "../../src/load/broadcaster.js";
 import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
+import type { Broadcaster, Service } from "../../src/load/model/broadcaster.js";
 import { siteInputs } from "../../src/render/documentInputs.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-inputs-"));

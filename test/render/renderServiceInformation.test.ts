@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Broadcaster } from "../../src/load/broadcaster.js";
+import type { Broadcaster } from "../../src/load/model/broadcaster.js";
 import { renderServiceInformation } from "../../src/render/renderServiceInformation.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { makeProvider } from "../fixtures/makeProvider.js";

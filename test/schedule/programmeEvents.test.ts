@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProgrammeEvent, Service } from "../../src/load/broadcaster.js";
+import type { ProgrammeEvent, Service } from "../../src/load/model/broadcaster.js";
 import { expandSchedule } from "../../src/schedule/expandSchedule.js";
 import { episodesOf, makeService } from "../fixtures/makeService.js";
 

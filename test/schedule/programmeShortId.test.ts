@@ -1,7 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ProgrammeEvent, Service, Show } from "../../src/load/broadcaster.js";
-import { defaultShortIdSlot, SHORT_ID_SLOTS, ShortIdSlots } from "../../src/load/shortIdSlot.js";
+import type { ProgrammeEvent, Service, Show } from "../../src/load/model/broadcaster.js";
+import {
+  defaultShortIdSlot,
+  SHORT_ID_SLOTS,
+  ShortIdSlots,
+} from "../../src/load/model/shortIdSlot.js";
 import { expandSchedule } from "../../src/schedule/expandSchedule.js";
 import {
   eventShortId,

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Service } from "../../src/load/broadcaster.js";
+import type { Service } from "../../src/load/model/broadcaster.js";
 import { rollCheck } from "../../src/schedule/rollCheck.js";
 import {
   publishedDays,

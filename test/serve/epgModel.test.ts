@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Service, Slot } from "../../src/load/broadcaster.js";
-import type { InputProblem } from "../../src/load/inputProblem.js";
+import type { Service, Slot } from "../../src/load/model/broadcaster.js";
+import type { InputProblem } from "../../src/load/text/inputProblem.js";
 import { scheduleBroadcaster } from "../../src/schedule/scheduleBroadcaster.js";
 import { type EpgProgramme, epgModel } from "../../src/serve/epgModel.js";
 import { type Weekday, weekdayNames } from "../../src/time/plainDate.js";
