@@ -1,5 +1,5 @@
-import { SpiStaticError } from "../exit/spiStaticError.js";
-import { formatNote, type ImportNote, summariseNotes } from "./importNote.js";
+import { SpiStaticError } from "../../exit/spiStaticError.js";
+import { formatNote, type ImportNote, summariseNotes } from "../importNote.js";
 import { originOf } from "./readSpiElements.js";
 import type { XmlSyntaxError } from "./xmlTree.js";
 

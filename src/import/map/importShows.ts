@@ -4,12 +4,12 @@ import {
   type Link,
   type Show,
   showSchema,
-} from "../load/inputSchema.js";
-import { websiteLabel } from "../render/websiteLabel.js";
-import { programmeCrid, showGroupCrid } from "../schedule/programmeCrid.js";
-import type { FeedLink, FeedProgramme } from "./feedModel.js";
+} from "../../load/inputSchema.js";
+import { websiteLabel } from "../../render/websiteLabel.js";
+import { programmeCrid, showGroupCrid } from "../../schedule/programmeCrid.js";
+import type { FeedLink, FeedProgramme } from "../read/feedModel.js";
 import { importLinks, importTexts } from "./feedTexts.js";
-import type { ImportNote } from "./importNote.js";
+import type { ImportNote } from "../importNote.js";
 import { importGenre, importImage } from "./importProgrammeMedia.js";
 import { importEvents, importOnDemand, placedEvents } from "./importProgrammeParts.js";
 

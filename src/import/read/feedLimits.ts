@@ -1,4 +1,4 @@
-import { MAX_DOCUMENT_BYTES } from "../verify/fetchExactly.js";
+import { MAX_DOCUMENT_BYTES } from "../../verify/fetchExactly.js";
 import { FeedError } from "./feedError.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { PlainDate } from "../time/plainDate.js";
+import type { PlainDate } from "../../time/plainDate.js";
 import type { ServiceKey } from "./feedModel.js";
 
 /**

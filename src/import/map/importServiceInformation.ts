@@ -5,10 +5,10 @@ import type {
   ServiceGroupInput,
   ServiceInput,
   ServiceRadiodnsInput,
-} from "../load/inputSchema.js";
-import { imageMimeType, mediaTypeProblem } from "../load/mediaType.js";
-import { gccProblem, parseBroadcastBearer } from "../load/radiodnsBearer.js";
-import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../load/spiFormat.js";
+} from "../../load/inputSchema.js";
+import { imageMimeType, mediaTypeProblem } from "../../load/mediaType.js";
+import { gccProblem, parseBroadcastBearer } from "../../load/radiodnsBearer.js";
+import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../../load/spiFormat.js";
 import type {
   FeedBearer,
   FeedDescribed,
@@ -17,9 +17,9 @@ import type {
   FeedImage,
   FeedService,
   FeedServiceGroup,
-} from "./feedModel.js";
+} from "../read/feedModel.js";
 import { importLinks, importTexts, withinLimit } from "./feedTexts.js";
-import type { ImportNote } from "./importNote.js";
+import type { ImportNote } from "../importNote.js";
 import { importGenre } from "./importProgrammeMedia.js";
 
 /** The provider and the services of an SI document, as provider.yaml and services/*.yaml. */

@@ -1,7 +1,7 @@
 import { Document, isScalar, visit } from "yaml";
-import type { EpisodeInput } from "../load/inputSchema.js";
-import type { ImportedData } from "./importFeed.js";
-import { isoWeekOf } from "./localTime.js";
+import type { EpisodeInput } from "../../load/inputSchema.js";
+import type { ImportedData } from "../map/importFeed.js";
+import { isoWeekOf } from "../map/localTime.js";
 
 /** A file of the data folder: its path below the folder and its YAML text. */
 export interface DataFile {

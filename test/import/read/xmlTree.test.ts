@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseXml, XmlSyntaxError } from "../../src/import/xmlTree.js";
+import { parseXml, XmlSyntaxError } from "../../../src/import/read/xmlTree.js";
 
 const NS = 'xmlns="http://www.worlddab.org/schemas/spi/31"';
 

@@ -4,7 +4,7 @@ import type {
   FeedProgramme,
   FeedProgrammeInformation,
 } from "./feedModel.js";
-import type { ImportNote } from "./importNote.js";
+import type { ImportNote } from "../importNote.js";
 import { dabIdOfEpg1 } from "./readServiceInformation.js";
 import {
   DEFAULT_LANGUAGE,

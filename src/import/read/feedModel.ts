@@ -1,4 +1,4 @@
-import type { PlainDate } from "../time/plainDate.js";
+import type { PlainDate } from "../../time/plainDate.js";
 
 /**
  * What the importer reads from SPI documents, before it becomes a data folder: the documents'

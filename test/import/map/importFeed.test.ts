@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { importFeed } from "../../src/import/importFeed.js";
-import type { ImportNote } from "../../src/import/importNote.js";
-import { parseFeedDocuments } from "../../src/import/parseFeedDocuments.js";
-import { defaultShortIdSlot } from "../../src/load/shortIdSlot.js";
-import { programmeShortId } from "../../src/schedule/programmeShortId.js";
+import { importFeed } from "../../../src/import/map/importFeed.js";
+import type { ImportNote } from "../../../src/import/importNote.js";
+import { parseFeedDocuments } from "../../../src/import/read/parseFeedDocuments.js";
+import { defaultShortIdSlot } from "../../../src/load/shortIdSlot.js";
+import { programmeShortId } from "../../../src/schedule/programmeShortId.js";
 
 const NS = 'xmlns="http://www.worlddab.org/schemas/spi/31"';
 const SI = `<serviceInformation ${NS} xml:lang="en" originator="Test Radio"><services>

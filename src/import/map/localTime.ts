@@ -1,5 +1,5 @@
-import { addDays, type PlainDate, toUtcMs, weekdayIndex } from "../time/plainDate.js";
-import { localDateOf, offsetMinutes } from "../time/wallClock.js";
+import { addDays, type PlainDate, toUtcMs, weekdayIndex } from "../../time/plainDate.js";
+import { localDateOf, offsetMinutes } from "../../time/wallClock.js";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

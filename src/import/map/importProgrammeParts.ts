@@ -1,8 +1,8 @@
-import type { OnDemandInput, ProgrammeEventInput } from "../load/inputSchema.js";
-import { programmeEventCrid } from "../schedule/programmeCrid.js";
-import type { FeedEvent, FeedOnDemand, FeedProgramme } from "./feedModel.js";
+import type { OnDemandInput, ProgrammeEventInput } from "../../load/inputSchema.js";
+import { programmeEventCrid } from "../../schedule/programmeCrid.js";
+import type { FeedEvent, FeedOnDemand, FeedProgramme } from "../read/feedModel.js";
 import { importLinks, importTexts } from "./feedTexts.js";
-import type { ImportNote } from "./importNote.js";
+import type { ImportNote } from "../importNote.js";
 import { importGenre, importImage } from "./importProgrammeMedia.js";
 
 /**

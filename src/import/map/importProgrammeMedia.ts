@@ -1,8 +1,8 @@
-import type { Genre, Show } from "../load/inputSchema.js";
-import { sameLanguage } from "../load/languageTag.js";
-import { imageMimeType } from "../load/mediaType.js";
-import type { FeedGenre, FeedImage } from "./feedModel.js";
-import type { ImportNote } from "./importNote.js";
+import type { Genre, Show } from "../../load/inputSchema.js";
+import { sameLanguage } from "../../load/languageTag.js";
+import { imageMimeType } from "../../load/mediaType.js";
+import type { FeedGenre, FeedImage } from "../read/feedModel.js";
+import type { ImportNote } from "../importNote.js";
 
 /** Programme images and genres as the data holds them. */
 

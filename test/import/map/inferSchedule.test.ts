@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ImportNote } from "../../src/import/importNote.js";
-import { inferSchedule, type ShowAiring } from "../../src/import/inferSchedule.js";
-import { addDays, dateRange } from "../../src/time/plainDate.js";
+import type { ImportNote } from "../../../src/import/importNote.js";
+import { inferSchedule, type ShowAiring } from "../../../src/import/map/inferSchedule.js";
+import { addDays, dateRange } from "../../../src/time/plainDate.js";
 
 const ZONE = "Europe/Zurich";
 /** Winter time in Zurich: UTC+1. */

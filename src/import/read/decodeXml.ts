@@ -1,4 +1,4 @@
-import { decodeUtf8 } from "../load/decodeUtf8.js";
+import { decodeUtf8 } from "../../load/decodeUtf8.js";
 import { XmlSyntaxError } from "./xmlTree.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeXml } from "../../src/import/decodeXml.js";
-import { XmlSyntaxError } from "../../src/import/xmlTree.js";
+import { decodeXml } from "../../../src/import/read/decodeXml.js";
+import { XmlSyntaxError } from "../../../src/import/read/xmlTree.js";
 
 const bytes = (text: string, encoding: BufferEncoding = "utf8") => Buffer.from(text, encoding);
 

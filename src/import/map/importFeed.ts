@@ -1,20 +1,20 @@
-import { UsageError } from "../exit/spiStaticError.js";
+import { UsageError } from "../../exit/spiStaticError.js";
 import type {
   EpisodeInput,
   ProviderInput,
   ScheduleInput,
   ServiceInput,
   ServiceRadiodnsInput,
-} from "../load/inputSchema.js";
-import { radiodnsHostProblem } from "../load/radiodnsHost.js";
-import { defaultShortIdSlot } from "../load/shortIdSlot.js";
-import { SERVICE_ID_PATTERN } from "../load/spiFormat.js";
-import { programmeShortId } from "../schedule/programmeShortId.js";
-import { radiodnsKey } from "../site/siteContract.js";
-import type { PlainDate } from "../time/plainDate.js";
-import { localDateOf } from "../time/wallClock.js";
-import type { Feed, FeedProgramme, FeedService, LocatedProgrammeInformation } from "./feedModel.js";
-import type { ImportNote } from "./importNote.js";
+} from "../../load/inputSchema.js";
+import { radiodnsHostProblem } from "../../load/radiodnsHost.js";
+import { defaultShortIdSlot } from "../../load/shortIdSlot.js";
+import { SERVICE_ID_PATTERN } from "../../load/spiFormat.js";
+import { programmeShortId } from "../../schedule/programmeShortId.js";
+import { radiodnsKey } from "../../site/siteContract.js";
+import type { PlainDate } from "../../time/plainDate.js";
+import { localDateOf } from "../../time/wallClock.js";
+import type { Feed, FeedProgramme, FeedService, LocatedProgrammeInformation } from "../read/feedModel.js";
+import type { ImportNote } from "../importNote.js";
 import {
   FM_COUNTRY_FORM,
   importProvider,
