@@ -3,15 +3,15 @@ import { dirname, join } from "node:path";
 import { UsageError } from "../exit/spiStaticError.js";
 import type { InputProblem } from "../load/inputProblem.js";
 import { loadAndSchedule } from "../loadAndSchedule.js";
-import { dataFolderFiles } from "./write/dataFolderFiles.js";
-import { downloadLogos } from "./write/downloadLogos.js";
+import { type ImportNote, type SummarisedNote, summariseNotes } from "./importNote.js";
+import { importFeed } from "./map/importFeed.js";
 import { FeedError } from "./read/feedError.js";
 import { FEED_LIMITS, FeedBudget, type FeedLimits } from "./read/feedLimits.js";
 import { fetchLiveFeed, type LiveFeedOptions } from "./read/fetchLiveFeed.js";
-import { importFeed } from "./map/importFeed.js";
-import { type ImportNote, type SummarisedNote, summariseNotes } from "./importNote.js";
 import { type FeedDocument, parseFeedDocuments } from "./read/parseFeedDocuments.js";
 import { readFeedFiles } from "./read/readFeedFiles.js";
+import { dataFolderFiles } from "./write/dataFolderFiles.js";
+import { downloadLogos } from "./write/downloadLogos.js";
 
 export interface ImportRequest {
   /** Files and folders of SI and PI documents, or a live API. */

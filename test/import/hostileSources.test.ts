@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FeedError } from "../../src/import/read/feedError.js";
 import { importToDataFolder } from "../../src/import/importToDataFolder.js";
+import { FeedError } from "../../src/import/read/feedError.js";
 import { verifySite } from "../../src/verify/verifySite.js";
 import { runInProcess } from "../cli/runInProcess.js";
 

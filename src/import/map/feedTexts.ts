@@ -3,8 +3,8 @@ import { sameLanguage } from "../../load/languageTag.js";
 import { linkUriProblem } from "../../load/linkUri.js";
 import { mediaTypeProblem } from "../../load/mediaType.js";
 import { DESCRIPTION_LENGTHS, NAME_LENGTHS } from "../../load/spiFormat.js";
-import type { FeedDescriptions, FeedLink, FeedNames, LocalisedText } from "../read/feedModel.js";
 import type { ImportNote } from "../importNote.js";
+import type { FeedDescriptions, FeedLink, FeedNames, LocalisedText } from "../read/feedModel.js";
 
 /**
  * Names and descriptions as the data folder holds them: one text of each kind, in the

@@ -13,8 +13,13 @@ import { programmeShortId } from "../../schedule/programmeShortId.js";
 import { radiodnsKey } from "../../site/siteContract.js";
 import type { PlainDate } from "../../time/plainDate.js";
 import { localDateOf } from "../../time/wallClock.js";
-import type { Feed, FeedProgramme, FeedService, LocatedProgrammeInformation } from "../read/feedModel.js";
 import type { ImportNote } from "../importNote.js";
+import type {
+  Feed,
+  FeedProgramme,
+  FeedService,
+  LocatedProgrammeInformation,
+} from "../read/feedModel.js";
 import {
   FM_COUNTRY_FORM,
   importProvider,

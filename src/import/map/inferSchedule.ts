@@ -1,8 +1,8 @@
 import type { DatedEntry, GridSlotInput, ScheduleInput } from "../../load/inputSchema.js";
 import { type PlainDate, type Weekday, weekdayIndex, weekdayNames } from "../../time/plainDate.js";
 import { localDateOf, resolveWallTime } from "../../time/wallClock.js";
-import { type DaySlot, findSpecials, sameSlots } from "./findSpecials.js";
 import type { ImportNote } from "../importNote.js";
+import { type DaySlot, findSpecials, sameSlots } from "./findSpecials.js";
 import { localDateAndClock } from "./localTime.js";
 
 /** An airing with its show: UTC instants (ms), in order, none overlapping another's start. */

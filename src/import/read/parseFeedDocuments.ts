@@ -1,6 +1,6 @@
+import type { ImportNote } from "../importNote.js";
 import { FeedError, notWellFormed } from "./feedError.js";
 import type { Feed, FeedServiceInformation, LocatedProgrammeInformation } from "./feedModel.js";
-import type { ImportNote } from "../importNote.js";
 import { locateProgrammeInformation } from "./locateDocument.js";
 import { readProgrammeInformation } from "./readProgrammeInformation.js";
 import { readServiceInformation } from "./readServiceInformation.js";

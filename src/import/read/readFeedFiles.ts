@@ -2,10 +2,10 @@ import { constants } from "node:fs";
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { STATE_DIR } from "../../build/stateFolder.js";
+import type { ImportNote } from "../importNote.js";
 import { decodeXml } from "./decodeXml.js";
 import { FeedError, notWellFormed } from "./feedError.js";
 import type { FeedBudget } from "./feedLimits.js";
-import type { ImportNote } from "../importNote.js";
 import type { FeedDocument } from "./parseFeedDocuments.js";
 import { XmlSyntaxError } from "./xmlTree.js";
 

@@ -7,8 +7,8 @@ import type {
 import { LOGO_SIZES, type LogoSizeName } from "../../load/logoSizes.js";
 import { imageLibrary } from "../../load/logoSourceImage.js";
 import type { LogoSourceInput } from "../../load/logoSourceInput.js";
-import type { ImportedData } from "../map/importFeed.js";
 import type { ImportNote } from "../importNote.js";
+import type { ImportedData } from "../map/importFeed.js";
 
 /** The largest logo file fetched: a data file is read up to 2 MB (load/dataFolder.ts). */
 const MAX_LOGO_BYTES = 2 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { importFeed } from "../../../src/import/map/importFeed.js";
 import type { ImportNote } from "../../../src/import/importNote.js";
+import { importFeed } from "../../../src/import/map/importFeed.js";
 import { parseFeedDocuments } from "../../../src/import/read/parseFeedDocuments.js";
 import { defaultShortIdSlot } from "../../../src/load/shortIdSlot.js";
 import { programmeShortId } from "../../../src/schedule/programmeShortId.js";
