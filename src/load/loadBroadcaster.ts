@@ -12,6 +12,7 @@ import type {
 } from "./broadcaster.js";
 import { checkBearers } from "./checkBearers.js";
 import { checkMediumName } from "./checkMediumName.js";
+import { checkServiceGenres } from "./checkServiceGenres.js";
 import { checkServiceNamesInLanguage, checkTranslations } from "./checkTranslations.js";
 import { didYouMean } from "./closestName.js";
 import { type DataFolder, openDataFolder, type UnreadableFile } from "./dataFolder.js";
@@ -475,6 +476,7 @@ function toServiceFields(
   const zone = input.timeZone && timeZoneProblem(input.timeZone);
   if (zone) problems.push(file.error(["timeZone"], zone));
   checkMediumName(input.name, file, ["name"], problems);
+  checkServiceGenres(input.genres, file, problems);
   const language = input.language ?? provider?.language ?? "";
   checkTranslations(input, language, "the service", file, [], problems);
   if (provider) checkServiceNamesInLanguage(input, provider.language, file, problems);
@@ -494,7 +496,7 @@ function toServiceFields(
     programmeEvents: input.programmeEvents ?? provider?.programmeEvents ?? true,
     fmCountry: input.fmCountry ?? provider?.discovery.fmCountry,
     logos: loadLogos(input.logos, file, problems, { fromSource: input.logo !== undefined }),
-    genres: input.genres,
+    genres: input.genres ?? [],
     keywords: input.keywords ?? [],
     links: input.links ?? [],
     translations: input.translations ?? {},

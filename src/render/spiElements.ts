@@ -1,4 +1,5 @@
 import type { Genre, Geolocation } from "../load/broadcaster.js";
+import { genreTermOf } from "../load/genreTerm.js";
 import { deriveSomeNames } from "./deriveNames.js";
 import type { TextVersion } from "./textVersions.js";
 import type { XmlWriter } from "./xmlWriter.js";
@@ -72,7 +73,8 @@ export function writeGenres(
     textElement(
       xml,
       "genre",
-      genre.name,
+      // The load checked the href, so its scheme's list has a label for it.
+      genre.name ?? genreTermOf(genre.href)?.label ?? genre.href,
       attributes({ href: genre.href, type: genre.type ?? "main", ...lang }),
     );
   }

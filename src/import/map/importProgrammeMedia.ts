@@ -1,8 +1,9 @@
+import { genreHrefProblem, genreTermOf, refiledGenreHref } from "../../load/genreTerm.js";
 import type { Genre, Show } from "../../load/inputSchema.js";
 import { sameLanguage } from "../../load/languageTag.js";
 import { imageMimeType } from "../../load/mediaType.js";
-import type { FeedGenre, FeedImage } from "../read/feedModel.js";
 import type { ImportNote } from "../importNote.js";
+import type { FeedGenre, FeedImage } from "../read/feedModel.js";
 
 /** Programme images and genres as the data holds them. */
 
@@ -33,29 +34,42 @@ export function importImage(image: FeedImage, notes: ImportNote[]): NonNullable<
 }
 
 /**
- * A genre needs a label in the data: one without gets its URN's last part, and a note. Its
- * label is published in the owner's language: one in another language is noted.
+ * A genre as the data holds it: none (and a note) when no scheme's list holds its term, filed
+ * under the scheme that does (and a note) when the feed names another. One without a label is
+ * published with its scheme's label (render/spiElements.ts); one in another language is noted.
  */
 export function importGenre(
   genre: FeedGenre,
   language: string,
   origin: string,
   notes: ImportNote[],
-): Genre {
+): Genre[] {
+  const problem = genreHrefProblem(genre.href);
+  const href = problem === undefined ? genre.href : refiledGenreHref(genre.href);
+  if (href === undefined) {
+    notes.push({ origin, message: `genre ${problem}: not imported` });
+    return [];
+  }
+  if (href !== genre.href) {
+    notes.push({
+      origin,
+      message: `genre ${genre.href} names a term of another scheme: imported as ${href}`,
+    });
+  }
   if (genre.name !== undefined && !sameLanguage(genre.language, language)) {
     notes.push({
       origin,
       message: `genre label "${genre.name}" is in ${genre.language}: it is published in ${language}, the owner's language`,
     });
   }
-  let name = genre.name;
-  if (name === undefined) {
-    name = genre.href.split(":").pop() ?? genre.href;
+  if (genre.name === undefined) {
     notes.push({
       origin,
-      message: `genre ${genre.href} has no label: labelled "${name}"; give it a name`,
+      message: `genre ${href} has no label: published with its scheme's, "${genreTermOf(href)?.label}"`,
     });
   }
   const type = genre.type === "secondary" || genre.type === "other" ? genre.type : undefined;
-  return { href: genre.href, name, ...(type ? { type } : {}) };
+  return [
+    { href, ...(genre.name !== undefined ? { name: genre.name } : {}), ...(type ? { type } : {}) },
+  ];
 }

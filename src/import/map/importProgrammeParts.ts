@@ -1,8 +1,8 @@
 import type { OnDemandInput, ProgrammeEventInput } from "../../load/inputSchema.js";
 import { programmeEventCrid } from "../../schedule/programmeCrid.js";
+import type { ImportNote } from "../importNote.js";
 import type { FeedEvent, FeedOnDemand, FeedProgramme } from "../read/feedModel.js";
 import { importLinks, importTexts } from "./feedTexts.js";
-import type { ImportNote } from "../importNote.js";
 import { importGenre, importImage } from "./importProgrammeMedia.js";
 
 /**
@@ -112,7 +112,7 @@ function eventContent(
     return undefined;
   }
   const images = event.images.flatMap((image) => importImage(image, notes));
-  const genres = event.genres.map((genre) => importGenre(genre, language, event.origin, notes));
+  const genres = event.genres.flatMap((genre) => importGenre(genre, language, event.origin, notes));
   const links = importLinks(texts.links, notes);
   const { description, keywords, translations } = texts;
   return {

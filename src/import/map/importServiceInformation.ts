@@ -9,6 +9,7 @@ import type {
 import { imageMimeType, mediaTypeProblem } from "../../load/mediaType.js";
 import { gccProblem, parseBroadcastBearer } from "../../load/radiodnsBearer.js";
 import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../../load/spiFormat.js";
+import type { ImportNote } from "../importNote.js";
 import type {
   FeedBearer,
   FeedDescribed,
@@ -19,7 +20,6 @@ import type {
   FeedServiceGroup,
 } from "../read/feedModel.js";
 import { importLinks, importTexts, withinLimit } from "./feedTexts.js";
-import type { ImportNote } from "../importNote.js";
 import { importGenre } from "./importProgrammeMedia.js";
 
 /** The provider and the services of an SI document, as provider.yaml and services/*.yaml. */
@@ -106,12 +106,6 @@ export function importService(
     language,
     notes,
   );
-  if (genres.length === 0) {
-    notes.push({
-      origin,
-      message: `service ${id} has no genre, and a service needs one: add one to services/${id}.yaml`,
-    });
-  }
   const { streams, ...bearers } = importBearers(service.bearers, claimed, notes);
   const broadcast = Object.fromEntries(
     Object.entries(bearers).filter(([, list]) => list.length > 0),
@@ -123,7 +117,7 @@ export function importService(
     ...(description ? { description } : {}),
     ...(language !== providerLanguage ? { language } : {}),
     ...(logos.length > 0 ? { logos } : {}),
-    genres,
+    ...(genres.length > 0 ? { genres } : {}),
     ...(keywords.length > 0 ? { keywords } : {}),
     ...(links.length > 0 ? { links } : {}),
     ...(groups.length > 0 ? { groups } : {}),
@@ -207,7 +201,7 @@ function importDescribed(
   const names = texts.name ?? { long: id };
   const short = names.short ?? shortNameFrom(names.medium ?? names.long, origin, notes);
   const logos = importLogos(described.images, notes);
-  const genres = described.genres.map((genre) => importGenre(genre, language, origin, notes));
+  const genres = described.genres.flatMap((genre) => importGenre(genre, language, origin, notes));
   return {
     name: { ...names, short },
     description: texts.description,

@@ -7,9 +7,9 @@ import {
 } from "../../load/inputSchema.js";
 import { websiteLabel } from "../../render/websiteLabel.js";
 import { programmeCrid, showGroupCrid } from "../../schedule/programmeCrid.js";
+import type { ImportNote } from "../importNote.js";
 import type { FeedLink, FeedProgramme } from "../read/feedModel.js";
 import { importLinks, importTexts } from "./feedTexts.js";
-import type { ImportNote } from "../importNote.js";
 import { importGenre, importImage } from "./importProgrammeMedia.js";
 import { importEvents, importOnDemand, placedEvents } from "./importProgrammeParts.js";
 
@@ -179,7 +179,9 @@ function showOf(airing: FeedProgramme, context: ShowContext, notes: ImportNote[]
     notes.push({ origin, message: `programme ${airing.crid} has no name: its CRID is its name` });
   }
   const images = airing.images.flatMap((image) => importImage(image, notes));
-  const genres = airing.genres.map((genre) => importGenre(genre, context.language, origin, notes));
+  const genres = airing.genres.flatMap((genre) =>
+    importGenre(genre, context.language, origin, notes),
+  );
   const { website, terrestrialProgrammeCrid, links } = splitLinks(texts.links, context, notes);
   const { description, keywords, translations } = texts;
   const events = importEvents(airing, context.language, notes);

@@ -1,10 +1,10 @@
+import type { ImportNote } from "../importNote.js";
 import type {
   FeedEvent,
   FeedOnDemand,
   FeedProgramme,
   FeedProgrammeInformation,
 } from "./feedModel.js";
-import type { ImportNote } from "../importNote.js";
 import { dabIdOfEpg1 } from "./readServiceInformation.js";
 import {
   DEFAULT_LANGUAGE,
@@ -123,7 +123,7 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
       }
       const events = element
         .children("programmeEvent")
-        .flatMap((event) => readEvent(event, start, notes));
+        .flatMap((event) => readEvent(event, { start, end: start + duration }, notes));
       airings.push({ ...content, events, start, end: start + duration, origin });
     }
     // Relative times and location bearers stay unread, so the report lists them.
@@ -134,8 +134,15 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
   return airings;
 }
 
-/** A programmeEvent, its time made relative to its programme's start. */
-function readEvent(element: XmlElement, programmeStart: number, notes: ImportNote[]): FeedEvent[] {
+/**
+ * A programmeEvent, its time made relative to its airing's start. One timed outside the airing
+ * (a time on another bearer, or of another airing of the programme) is left out with a note.
+ */
+function readEvent(
+  element: XmlElement,
+  airing: { start: number; end: number },
+  notes: ImportNote[],
+): FeedEvent[] {
   const origin = originOf(element.position);
   element.attribute("version");
   const shortIdText = element.attribute("shortId");
@@ -162,10 +169,22 @@ function readEvent(element: XmlElement, programmeStart: number, notes: ImportNot
     duration = parseDuration(relative.attribute("duration") ?? "");
   } else if (absolute) {
     const at = parseTimePoint(absolute.attribute("time") ?? "");
-    offset = at === undefined ? undefined : at - programmeStart;
+    offset = at === undefined ? undefined : at - airing.start;
     duration = parseDuration(absolute.attribute("duration") ?? "");
+    if (at !== undefined && (at < airing.start || at >= airing.end)) {
+      notes.push({
+        origin,
+        message: `a programmeEvent at ${absolute.attribute("time")?.trim()} is outside its airing (${new Date(airing.start).toISOString()} to ${new Date(airing.end).toISOString()}): timed for another bearer or airing, left out`,
+      });
+      return [];
+    }
   }
-  if (offset === undefined || duration === undefined || offset < 0) {
+  if (
+    offset === undefined ||
+    duration === undefined ||
+    offset < 0 ||
+    offset >= airing.end - airing.start
+  ) {
     notes.push({
       origin,
       message: "a programmeEvent without a time within its programme and a duration is left out",
