@@ -146,9 +146,10 @@ function isoOf(ms: number | undefined): string {
 }
 
 function unreadOf(root: XmlElement): ImportNote[] {
-  return root.unread().map(({ position, what }) => ({
+  return root.unread().map(({ position, what, kind }) => ({
     origin: originOf(position),
     message: `${what} is not imported`,
+    kind: `${kind}s not imported`,
   }));
 }
 

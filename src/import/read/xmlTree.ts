@@ -118,13 +118,20 @@ export class XmlElement {
         const value = JSON.stringify(element.attributes.get(name) ?? "");
         found.push({
           position: element.position,
+          kind: "attribute",
           what: `attribute ${name}=${value.length > 60 ? `${value.slice(0, 57)}…"` : value} of <${element.name}>`,
         });
       }
       for (let i = element.childElements.length - 1; i >= 0; i--) {
         const child = element.childElements[i] as XmlElement;
         if (child.read) pending.push(child);
-        else found.push({ position: child.position, what: `element <${describe(child)}>` });
+        else {
+          found.push({
+            position: child.position,
+            kind: "element",
+            what: `element <${describe(child)}>`,
+          });
+        }
       }
     }
     return found.sort(byPosition);
@@ -137,6 +144,7 @@ function byPosition(a: UnreadXml, b: UnreadXml): number {
 
 export interface UnreadXml {
   position: XmlPosition;
+  kind: "attribute" | "element";
   what: string;
 }
 
@@ -161,6 +169,29 @@ const NON_XML_CHARACTER = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff
 /** Attribute-value normalisation (XML 1.0 §3.3.3): each white-space character becomes a space. */
 const ATTRIBUTE_WHITE_SPACE = /[\t\n\r]/g;
 
+/** An attribute's name and its `=` in a start tag; values are quoted, so `>` in one is skipped. */
+const ATTRIBUTE = /\s([^\s=/>]+)\s*=\s*(?:"[^"]*"|'[^']*')/g;
+
+/**
+ * XML 1.0 §3.1 (Unique Att Spec): an attribute appears once in a tag. sax keeps the first and
+ * drops the rest without a word, so which value a feed meant would be a guess.
+ */
+function refuseDuplicateAttribute(tag: string, positionAt: (offset: number) => XmlPosition) {
+  if (!tag.includes("=")) return;
+  const seen = new Set<string>();
+  for (const match of tag.matchAll(ATTRIBUTE)) {
+    const name = match[1] ?? "";
+    if (!seen.has(name)) {
+      seen.add(name);
+      continue;
+    }
+    throw new XmlSyntaxError(
+      `attribute ${name} appears twice in a tag (XML allows it once)`,
+      positionAt((match.index ?? 0) + 1),
+    );
+  }
+}
+
 /**
  * Parses a whole document (strict XML with namespaces) into its root element, or throws an
  * XmlSyntaxError where the parser stopped: a document is well-formed or it is not read at all,
@@ -171,6 +202,14 @@ const ATTRIBUTE_WHITE_SPACE = /[\t\n\r]/g;
 export function parseXml(text: string, source: string): XmlElement {
   // XML 1.0 §2.11: line ends are normalised before parsing; sax does not do it itself.
   const normalised = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  // The decoder took the byte order mark; sax would skip a second one unseen.
+  if (normalised.startsWith("\uFEFF")) {
+    throw new XmlSyntaxError("a second byte order mark: the file was saved with two", {
+      source,
+      line: 1,
+      column: 1,
+    });
+  }
   // strictEntities (sax ≥ 1.3, not in @types/sax): the five XML entities only, not HTML's 253.
   const options: sax.SAXOptions & { strictEntities: boolean } = {
     xmlns: true,
@@ -241,6 +280,9 @@ export function parseXml(text: string, source: string): XmlElement {
       qualified.uri,
       positionOf(parser.startTagPosition - 1),
       current,
+    );
+    refuseDuplicateAttribute(normalised.slice(parser.startTagPosition - 1, parser.position), (at) =>
+      positionOf(parser.startTagPosition - 1 + at),
     );
     for (const attribute of Object.values(qualified.attributes)) {
       if (attribute.uri === XMLNS_NAMESPACE) continue;
