@@ -152,7 +152,42 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     });
     return { service, schedule, episodes };
   });
+  if (fmCountry !== undefined && fmCountries.size === 1) {
+    noteForeignFm(si.services, services, fmCountry, notes);
+  }
   return { provider, services };
+}
+
+/**
+ * discovery.fmCountry applies to every FM bearer of the provider: a station whose FM GCC is not
+ * the one the country-form ids pair with is most likely abroad, and dns would look it up under
+ * the provider's country. Said, not changed: only the broadcaster knows the station's country.
+ */
+function noteForeignFm(
+  feedServices: readonly FeedService[],
+  imported: readonly { service: ServiceInput }[],
+  fmCountry: string,
+  notes: ImportNote[],
+) {
+  const gccOf = (id: string) => /^fm:([0-9a-f]{3})\./.exec(id)?.[1];
+  const ids = feedServices.flatMap((s) => s.bearers.map((b) => b.id.toLowerCase()));
+  const countryGccs = new Set(
+    ids.flatMap((id) => {
+      const [, , pi, frequency] = FM_COUNTRY_FORM.exec(id) ?? [];
+      const twin = ids.find((other) => other.endsWith(`.${pi}.${frequency}`) && gccOf(other));
+      return twin === undefined ? [] : [gccOf(twin) ?? ""];
+    }),
+  );
+  imported.forEach(({ service }, index) => {
+    const foreign = [
+      ...new Set((service.bearers?.fm ?? []).flatMap((b) => gccOf(b.id) ?? [])),
+    ].filter((gcc) => !countryGccs.has(gcc));
+    if (foreign.length === 0) return;
+    notes.push({
+      origin: feedServices[index]?.origin ?? service.id,
+      message: `service ${service.id} has FM bearers of GCC ${foreign.join(", ")}, not ${fmCountry}'s (${[...countryGccs].join(", ")}): discovery.fmCountry (${fmCountry}) applies to them too; if the station is abroad, give services/${service.id}.yaml its own fmCountry`,
+    });
+  });
 }
 
 /**

@@ -436,6 +436,13 @@ function importLogos(images: readonly FeedImage[], notes: ImportNote[]): LogoInp
     const byExtension = imageMimeType(image.url);
     const mimeValue = image.mimeValue ?? byExtension;
     let unrestricted = declared === undefined;
+    // EPG 1.x and some platforms write logo_square and the like: the data has no such type.
+    if (image.type !== undefined && declared === undefined && image.type !== "logo_unrestricted") {
+      notes.push({
+        origin: image.origin,
+        message: `logo type ${image.type} is not one of SPI 3.1 (logo_colour_square, logo_colour_rectangle, logo_unrestricted): imported as logo_unrestricted at ${size}`,
+      });
+    }
     if (declared !== undefined && size !== declared) {
       notes.push({
         origin: image.origin,
