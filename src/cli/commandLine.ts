@@ -342,7 +342,7 @@ failed or the site cannot be reached.`,
     .option("--now <instant>", "the clock: a live API's ±7-day window (ISO instant)", parseInstant)
     .option(
       "--timeout <seconds>",
-      "per whole request to a live API, or for a logo",
+      "for the whole import: every request to a live API, and the logos",
       parseTimeout,
       15,
     )

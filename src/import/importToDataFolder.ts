@@ -10,6 +10,7 @@ import { FEED_LIMITS, FeedBudget, type FeedLimits } from "./read/feedLimits.js";
 import { fetchLiveFeed, type LiveFeedOptions } from "./read/fetchLiveFeed.js";
 import { type FeedDocument, parseFeedDocuments } from "./read/parseFeedDocuments.js";
 import { readFeedFiles } from "./read/readFeedFiles.js";
+import { RunDeadline } from "./read/runDeadline.js";
 import { dataFolderFiles } from "./write/dataFolderFiles.js";
 import { downloadLogos } from "./write/downloadLogos.js";
 
@@ -98,6 +99,11 @@ export class ImportTargetUnsafe extends FeedError {}
 export async function importToDataFolder(request: ImportRequest): Promise<ImportResult> {
   const notes: ImportNote[] = [];
   const budget = new FeedBudget(request.limits ?? FEED_LIMITS);
+  const deadline = new RunDeadline(
+    "api" in request.from
+      ? request.from.api.timeoutMs
+      : (request.downloadLogos?.timeoutMs ?? Number.POSITIVE_INFINITY),
+  );
   let documents: FeedDocument[];
   let source: string;
   if ("files" in request.from) {
@@ -107,6 +113,7 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
     documents = await fetchLiveFeed(
       { ...request.from.api, timeZone: request.timeZone, now: request.now },
       budget,
+      deadline,
       notes,
     ).catch(withNotes(notes));
     source = request.from.api.baseUrl;
@@ -119,7 +126,7 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
   );
   // Logos fetched into sources when asked (issue 27); written with the YAML files.
   const { data, files: images } = request.downloadLogos
-    ? await downloadLogos(imported, request.downloadLogos.timeoutMs, notes)
+    ? await downloadLogos(imported, deadline, notes)
     : { data: imported, files: [] };
   const files = [...dataFolderFiles(data, source), ...images];
 

@@ -10,6 +10,7 @@ import type { FeedBudget } from "./feedLimits.js";
 import type { FeedService } from "./feedModel.js";
 import type { FeedDocument } from "./parseFeedDocuments.js";
 import { readServiceInformation } from "./readServiceInformation.js";
+import type { RunDeadline } from "./runDeadline.js";
 import { parseXml, XmlSyntaxError } from "./xmlTree.js";
 
 export interface LiveFeedOptions {
@@ -21,7 +22,7 @@ export interface LiveFeedOptions {
   now: number;
   /** Today is the date in this zone. */
   timeZone: string;
-  /** Bounds each request as a whole, first byte to last. */
+  /** Bounds the whole run, every request first byte to last (RunDeadline). */
   timeoutMs: number;
 }
 
@@ -48,6 +49,7 @@ const PARALLEL_REQUESTS = 4;
 export async function fetchLiveFeed(
   options: LiveFeedOptions,
   budget: FeedBudget,
+  deadline: RunDeadline,
   notes: ImportNote[],
 ): Promise<FeedDocument[]> {
   const base = new URL(options.baseUrl);
@@ -60,12 +62,14 @@ export async function fetchLiveFeed(
     const url = `${base.origin}${prefix}/${path}`;
     let response: Awaited<ReturnType<typeof fetchExactly>>;
     try {
+      if (deadline.passed()) throw new Error(deadline.spent);
       response = await fetchExactly(base, `${prefix}/${path}`, headers, {
-        timeoutMs: options.timeoutMs,
+        timeoutMs: deadline.left(),
         maxBytes: budget.limits.documentBytes,
       });
     } catch (error) {
-      throw new FeedError(`GET ${url}: ${(error as Error).message}`, notes);
+      const why = deadline.passed() ? deadline.spent : (error as Error).message;
+      throw new FeedError(`GET ${url}: ${why}`, notes);
     }
     if (response.status !== 200) return { url, path, status: response.status, text: "" };
     budget.take(response.bytes.length, url);

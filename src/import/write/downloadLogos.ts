@@ -9,6 +9,7 @@ import { imageLibrary } from "../../load/logoSourceImage.js";
 import type { LogoSourceInput } from "../../load/logoSourceInput.js";
 import type { ImportNote } from "../importNote.js";
 import type { ImportedData } from "../map/importFeed.js";
+import type { RunDeadline } from "../read/runDeadline.js";
 
 /** The largest logo file fetched: a data file is read up to 2 MB (load/dataFolder.ts). */
 const MAX_LOGO_BYTES = 2 * 1024 * 1024;
@@ -35,12 +36,12 @@ interface Fetched {
  */
 export async function downloadLogos(
   data: ImportedData,
-  timeoutMs: number,
+  deadline: RunDeadline,
   notes: ImportNote[],
 ): Promise<{ data: ImportedData; files: DownloadedFile[] }> {
   const files: DownloadedFile[] = [];
   const own = <T extends LogoOwner>(input: T, folder: string, origin: string) =>
-    ownLogos(input, folder, origin, timeoutMs, notes, files);
+    ownLogos(input, folder, origin, deadline, notes, files);
   const provider = await own(data.provider, "provider", "the provider");
   if (provider.serviceGroups) {
     const groups: Record<string, ServiceGroupInput> = {};
@@ -64,7 +65,7 @@ async function ownLogos<T extends LogoOwner>(
   input: T,
   folder: string,
   origin: string,
-  timeoutMs: number,
+  deadline: RunDeadline,
   notes: ImportNote[],
   files: DownloadedFile[],
 ): Promise<T> {
@@ -83,7 +84,7 @@ async function ownLogos<T extends LogoOwner>(
   );
   const fetched = new Map<LogoInput, Fetched>();
   for (const logo of [source, ...drawn]) {
-    const image = await fetchImage(logo.url, timeoutMs);
+    const image = await fetchImage(logo.url, deadline);
     if (typeof image === "string") return keep(`${logo.url} ${image}`);
     const [width, height] = dims(logo);
     if (image.width !== width || image.height !== height) {
@@ -116,10 +117,11 @@ async function ownLogos<T extends LogoOwner>(
 }
 
 /** The image at `url`, or why it cannot be had. */
-async function fetchImage(url: string, timeoutMs: number): Promise<Fetched | string> {
+async function fetchImage(url: string, deadline: RunDeadline): Promise<Fetched | string> {
   let bytes: Buffer;
+  if (deadline.passed()) return `was not fetched: ${deadline.spent}`;
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, { signal: AbortSignal.timeout(deadline.left()) });
     if (response.status !== 200) {
       await response.body?.cancel();
       return `answered ${response.status}`;
@@ -131,6 +133,7 @@ async function fetchImage(url: string, timeoutMs: number): Promise<Fetched | str
     }
     bytes = Buffer.from(await response.arrayBuffer());
   } catch (error) {
+    if (deadline.passed()) return `was not fetched: ${deadline.spent}`;
     return `could not be fetched (${(error as Error).message})`;
   }
   if (bytes.length > MAX_LOGO_BYTES) return "is larger than 2 MB";
