@@ -118,7 +118,7 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
     ).catch(withNotes(notes));
     source = request.from.api.baseUrl;
   }
-  const feed = parseFeedDocuments(documents, notes);
+  const feed = parseFeedDocuments(documents, request.timeZone, notes);
   const imported = importFeed(
     feed,
     { timeZone: request.timeZone, serviceTimeZones: request.serviceTimeZones ?? {}, source },

@@ -245,6 +245,8 @@ function assignToServices(
 ): Map<number, LocatedProgrammeInformation[]> {
   const services = feed.serviceInformation.services;
   const byService = new Map<number, LocatedProgrammeInformation[]>();
+  const withBearer = (id: string) =>
+    services.findIndex((s) => s.bearers.some((b) => b.id.toLowerCase() === id.toLowerCase()));
   for (const pi of feed.programmeInformation) {
     let index = -1;
     const key = pi.serviceKey;
@@ -261,16 +263,30 @@ function assignToServices(
       }
       if (index === -1) index = ids.indexOf(key.serviceIdentifier);
     } else if (key?.kind === "bearer") {
-      index = services.findIndex((s) => s.bearers.some((b) => b.id.toLowerCase() === key.bearerId));
-    } else if (services.length === 1) {
+      index = withBearer(key.bearerId);
+    }
+    // The schedule's scope names its service by bearer (EPG 1.x feeds rely on it).
+    const scopes = pi.document.serviceScopes;
+    const scoped = new Set(scopes.map(withBearer).filter((i) => i !== -1));
+    if (index === -1 && scoped.size === 1) index = [...scoped][0] ?? -1;
+    if (index === -1 && !key && services.length === 1) {
       index = 0;
+      if (scopes.length > 0) {
+        notes.push({
+          origin: pi.document.source,
+          message: `its serviceScope ${scopes.join(", ")} is no bearer of the SI's service: imported as the only service's`,
+        });
+      }
     }
     if (index === -1) {
+      const scope = scopes.length > 0 ? `serviceScope ${scopes.join(", ")}` : undefined;
       notes.push({
         origin: pi.document.source,
-        message: key
-          ? "no service of the SI document has this PI document's path: not imported"
-          : "the path does not say which service this PI document is for (…/id/<fqdn>/<serviceId>/<date>_PI.xml), and the SI has several: not imported",
+        message: scope
+          ? `its ${scope} ${scoped.size > 1 ? "names several services" : "is no bearer of the SI's services"}${key ? ", nor is its path any service's" : ""}: not imported`
+          : key
+            ? "no service of the SI document has this PI document's path, and it has no serviceScope: not imported"
+            : "the path does not say which service this PI document is for (…/id/<fqdn>/<serviceId>/<date>_PI.xml), it has no serviceScope, and the SI has several services: not imported",
       });
       continue;
     }

@@ -31,7 +31,11 @@ interface SiCandidate {
  * nor PI is noted and left out; so is anything in a document the importer did not read. Of
  * several SI documents one is used (chooseServiceInformation), and the report says which.
  */
-export function parseFeedDocuments(documents: readonly FeedDocument[], notes: ImportNote[]): Feed {
+export function parseFeedDocuments(
+  documents: readonly FeedDocument[],
+  timeZone: string,
+  notes: ImportNote[],
+): Feed {
   const candidates: SiCandidate[] = [];
   const programmeInformation: LocatedProgrammeInformation[] = [];
   for (const document of documents) {
@@ -65,14 +69,8 @@ export function parseFeedDocuments(documents: readonly FeedDocument[], notes: Im
         unread: unreadOf(root),
       });
     } else if (root.name === "epg" && root.childElements.some((c) => c.name === "schedule")) {
-      const pi = readProgrammeInformation(root, notes);
-      const located = locateProgrammeInformation(document.path);
-      // A path that does not say which service: the scope's one serviceScope may.
-      const [scoped] = pi.serviceScopes;
-      if (!located.serviceKey && scoped !== undefined && pi.serviceScopes.length === 1) {
-        located.serviceKey = { kind: "bearer", bearerId: scoped.toLowerCase() };
-      }
-      programmeInformation.push({ document: pi, ...located });
+      const pi = readProgrammeInformation(root, timeZone, notes);
+      programmeInformation.push({ document: pi, ...locateProgrammeInformation(document.path) });
       append(notes, unreadOf(root));
     } else {
       notes.push({

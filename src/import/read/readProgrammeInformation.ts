@@ -16,8 +16,8 @@ import {
   readMediaDescriptions,
   readNames,
 } from "./readSpiElements.js";
-import { parseDuration, parseTimePoint } from "./spiTimes.js";
-import { type XmlElement, XmlSyntaxError } from "./xmlTree.js";
+import { parseDuration, parseTimePoint, parseWallTime } from "./spiTimes.js";
+import { type XmlElement, type XmlPosition, XmlSyntaxError } from "./xmlTree.js";
 
 /**
  * A PI document (`epg` > `schedule`): one airing per `time` of each programme. What cannot be
@@ -25,8 +25,22 @@ import { type XmlElement, XmlSyntaxError } from "./xmlTree.js";
  */
 export function readProgrammeInformation(
   root: XmlElement,
+  timeZone: string,
   notes: ImportNote[],
 ): FeedProgrammeInformation {
+  // One message for every zone-less time, so the report says it once, with how often.
+  const timePoint: TimePoint = (text, at) => {
+    const zoned = parseTimePoint(text ?? "");
+    if (zoned !== undefined || text === undefined) return zoned;
+    const wall = parseWallTime(text, timeZone);
+    if (wall !== undefined) {
+      notes.push({
+        origin: originOf(at),
+        message: `a time without a zone is read as a wall time in ${timeZone} (--time-zone)`,
+      });
+    }
+    return wall;
+  };
   if (root.name !== "epg") {
     throw new XmlSyntaxError(`<${root.name}> is not a PI document (<epg>)`, root.position);
   }
@@ -42,8 +56,8 @@ export function readProgrammeInformation(
     schedule.attribute("originator");
     const scopeElement = schedule.child("scope");
     if (scopeElement) {
-      const start = parseTimePoint(scopeElement.attribute("startTime") ?? "");
-      const stop = parseTimePoint(scopeElement.attribute("stopTime") ?? "");
+      const start = timePoint(scopeElement.attribute("startTime"), scopeElement.position);
+      const stop = timePoint(scopeElement.attribute("stopTime"), scopeElement.position);
       if (start !== undefined && stop !== undefined) scope = { start, stop };
       for (const serviceScope of scopeElement.children("serviceScope")) {
         const id = serviceScope.attribute("id")?.trim();
@@ -51,7 +65,7 @@ export function readProgrammeInformation(
       }
     }
     for (const programme of schedule.children("programme")) {
-      programmes.push(...readProgramme(programme, notes));
+      programmes.push(...readProgramme(programme, timePoint, notes));
     }
   }
   return {
@@ -64,7 +78,14 @@ export function readProgrammeInformation(
   };
 }
 
-function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[] {
+/** An xs:dateTime as UTC ms: zoned, or a wall time in --time-zone (noted). */
+type TimePoint = (text: string | undefined, at: XmlPosition) => number | undefined;
+
+function readProgramme(
+  element: XmlElement,
+  timePoint: TimePoint,
+  notes: ImportNote[],
+): FeedProgramme[] {
   const origin = originOf(element.position);
   const crid = element.attribute("id")?.trim() ?? "";
   const shortIdText = element.attribute("shortId");
@@ -87,7 +108,7 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
     }),
     groupShortId: groupShortIdOf(memberOf[0]),
     links: readLinks(element),
-    onDemand: element.children("onDemand").flatMap((o) => readOnDemand(o, notes)),
+    onDemand: element.children("onDemand").flatMap((o) => readOnDemand(o, timePoint, notes)),
     origin,
   };
   for (const attribute of ["recommendation", "broadcast"] as const) {
@@ -101,7 +122,7 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
   for (const location of element.children("location")) {
     for (const time of location.children("time")) {
       const timeOrigin = originOf(time.position);
-      const start = parseTimePoint(time.attribute("time") ?? "");
+      const start = timePoint(time.attribute("time"), time.position);
       const duration = parseDuration(time.attribute("duration") ?? "");
       if (start === undefined || duration === undefined) {
         notes.push({
@@ -113,7 +134,7 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
       const actualTime = time.attribute("actualTime");
       const actualDuration = time.attribute("actualDuration");
       if (
-        (actualTime !== undefined && parseTimePoint(actualTime) !== start) ||
+        (actualTime !== undefined && timePoint(actualTime, time.position) !== start) ||
         (actualDuration !== undefined && parseDuration(actualDuration) !== duration)
       ) {
         notes.push({
@@ -123,7 +144,7 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
       }
       const events = element
         .children("programmeEvent")
-        .flatMap((event) => readEvent(event, { start, end: start + duration }, notes));
+        .flatMap((event) => readEvent(event, { start, end: start + duration }, timePoint, notes));
       airings.push({ ...content, events, start, end: start + duration, origin });
     }
     // Relative times and location bearers stay unread, so the report lists them.
@@ -141,6 +162,7 @@ function readProgramme(element: XmlElement, notes: ImportNote[]): FeedProgramme[
 function readEvent(
   element: XmlElement,
   airing: { start: number; end: number },
+  timePoint: TimePoint,
   notes: ImportNote[],
 ): FeedEvent[] {
   const origin = originOf(element.position);
@@ -168,7 +190,7 @@ function readEvent(
     offset = parseDuration(relative.attribute("time") ?? "");
     duration = parseDuration(relative.attribute("duration") ?? "");
   } else if (absolute) {
-    const at = parseTimePoint(absolute.attribute("time") ?? "");
+    const at = timePoint(absolute.attribute("time"), absolute.position);
     offset = at === undefined ? undefined : at - airing.start;
     duration = parseDuration(absolute.attribute("duration") ?? "");
     if (at !== undefined && (at < airing.start || at >= airing.end)) {
@@ -195,7 +217,11 @@ function readEvent(
 }
 
 /** An onDemand: its presentation window and a bearer per file. */
-function readOnDemand(element: XmlElement, notes: ImportNote[]): FeedOnDemand[] {
+function readOnDemand(
+  element: XmlElement,
+  timePoint: TimePoint,
+  notes: ImportNote[],
+): FeedOnDemand[] {
   const origin = originOf(element.position);
   const presentation = element.child("presentationTime");
   const duration = parseDuration(presentation?.attribute("duration") ?? "");
@@ -207,8 +233,8 @@ function readOnDemand(element: XmlElement, notes: ImportNote[]): FeedOnDemand[] 
   const end = presentation?.attribute("end");
   return [
     {
-      start: start === undefined ? undefined : parseTimePoint(start),
-      end: end === undefined ? undefined : parseTimePoint(end),
+      start: timePoint(start, presentation?.position ?? element.position),
+      end: timePoint(end, presentation?.position ?? element.position),
       duration,
       files: element.children("bearer").flatMap((bearer) => {
         const id = bearer.attribute("id");

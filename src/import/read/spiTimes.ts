@@ -1,8 +1,12 @@
 /**
  * xs:dateTime and xs:duration as SPI documents write them. A time point needs a zone (`Z` or
- * an offset) to be an instant; durations are days, hours, minutes and seconds (SPI never uses
+ * an offset) to be an instant, or a zone to read it in (EPG 1.x feeds write local times without
+ * one); durations are days, hours, minutes and seconds (SPI never uses
  * years or months, whose length depends on the calendar).
  */
+
+import { isCalendarDate } from "../../time/plainDate.js";
+import { resolveWallTime } from "../../time/wallClock.js";
 
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -13,6 +17,16 @@ export function parseTimePoint(text: string): number | undefined {
   if (!DATE_TIME.test(value)) return undefined;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+const WALL_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?$/;
+
+/** UTC ms of an xs:dateTime without a zone, read as a wall time in `zone`. */
+export function parseWallTime(text: string, zone: string): number | undefined {
+  const [, date = "", hours = "", minutes = "", seconds = "0"] = WALL_TIME.exec(text.trim()) ?? [];
+  if (!isCalendarDate(date) || Number(hours) > 23 || Number(minutes) > 59) return undefined;
+  const wall = resolveWallTime(zone, date, Number(hours) * 60 + Number(minutes));
+  return wall + Math.round(Number(seconds) * 1000);
 }
 
 const DURATION = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;

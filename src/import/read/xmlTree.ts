@@ -169,6 +169,10 @@ const NON_XML_CHARACTER = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff
 /** Attribute-value normalisation (XML 1.0 §3.3.3): each white-space character becomes a space. */
 const ATTRIBUTE_WHITE_SPACE = /[\t\n\r]/g;
 
+/** A DOCTYPE's name and external identifier, without an internal subset (`[…]`). */
+const EXTERNAL_ONLY_DOCTYPE =
+  /^\s*[^\s[]+\s+(?:SYSTEM\s+(?:"[^"]*"|'[^']*')|PUBLIC\s+(?:"[^"]*"|'[^']*')\s+(?:"[^"]*"|'[^']*'))\s*$/;
+
 /** An attribute's name and its `=` in a start tag; values are quoted, so `>` in one is skipped. */
 const ATTRIBUTE = /\s([^\s=/>]+)\s*=\s*(?:"[^"]*"|'[^']*')/g;
 
@@ -196,8 +200,9 @@ function refuseDuplicateAttribute(tag: string, positionAt: (offset: number) => X
  * Parses a whole document (strict XML with namespaces) into its root element, or throws an
  * XmlSyntaxError where the parser stopped: a document is well-formed or it is not read at all,
  * so a cut or broken one never yields part of its content. Only the five XML entities and
- * character references are expanded: a DOCTYPE (and with it any entity it could declare) is
- * refused, so text never changes by a declaration no one sees.
+ * character references are expanded: a DOCTYPE with declarations of its own (entities among
+ * them) is refused, so text never changes by a declaration no one sees; one that only names an
+ * external DTD is read past, the DTD never fetched.
  */
 export function parseXml(text: string, source: string): XmlElement {
   // XML 1.0 §2.11: line ends are normalised before parsing; sax does not do it itself.
@@ -267,7 +272,10 @@ export function parseXml(text: string, source: string): XmlElement {
     }
     throw new XmlSyntaxError(message, stoppedAt());
   };
-  parser.ondoctype = () => {
+  parser.ondoctype = (doctype) => {
+    // Only an external identifier (EPG 1.x feeds name their DTD): never fetched, and since
+    // only XML's own entities are expanded, it cannot change the text.
+    if (EXTERNAL_ONLY_DOCTYPE.test(doctype)) return;
     throw new XmlSyntaxError(
       "a DOCTYPE is refused: its declarations (entities among them) would change the text unseen",
       positionOf(Math.max(0, normalised.lastIndexOf("<!DOCTYPE", parser.position))),

@@ -54,7 +54,7 @@ function importDays(days: Record<string, Airing[]>) {
       text: pi(day, airings),
     })),
   ];
-  const feed = parseFeedDocuments(documents, notes);
+  const feed = parseFeedDocuments(documents, "UTC", notes);
   const data = importFeed(feed, { timeZone: "UTC", serviceTimeZones: {}, source: "test" }, notes);
   const [service] = data.services;
   if (!service) throw new Error("no service imported");
@@ -126,6 +126,7 @@ describe("importFeed", () => {
         { source: "SI.xml", path: "SI.xml", text: SI },
         { source: "PI.xml", path: "id/rdns.test.example/one/20261102_PI.xml", text: xml },
       ],
+      "UTC",
       notes,
     );
     const data = importFeed(feed, { timeZone: "UTC", serviceTimeZones: {}, source: "t" }, notes);
