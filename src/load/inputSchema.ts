@@ -537,7 +537,7 @@ export const serviceSchema = z
       .max(30)
       .optional()
       .describe(
-        "With shortIds: unique, the service's share of the provider's shortIds (0 to 30, one service each); default: from its id.",
+        "With shortIds: unique, the service's share of its RadioDNS FQDN's shortIds (0 to 30, one service each per FQDN); default: its id's slot, or the next free one (with a warning to pin it).",
       ),
     logos: z.array(logoSchema).optional(),
     logo: logoSourceSchema.optional(),

@@ -36,7 +36,7 @@ import { type EpisodeList, loadSchedule } from "./loadSchedule.js";
 import { madeLogoInputs } from "./logosFromSource.js";
 import { withProviderLogos, withServiceLogos } from "./modelLogos.js";
 import type { YamlFile } from "./readYamlFile.js";
-import { defaultShortIdSlot, ShortIdSlots } from "./shortIdSlot.js";
+import { defaultShortIdSlot, ShortIdSlots, withSettledSlots } from "./shortIdSlot.js";
 import { SERVICE_ID_PATTERN } from "./spiFormat.js";
 
 /** What the load stage found in a data folder: the usable part and every problem. */
@@ -187,7 +187,7 @@ async function loadFrom(
       }
       if (file && input && fields?.shortIds === "unique") {
         const at = file.locateKey(input.shortIdSlot === undefined ? ["id"] : ["shortIdSlot"]);
-        const taken = shortIdSlots.take(input, file.file, at);
+        const taken = shortIdSlots.take(input, fields.radiodns.fqdn, file.file, at);
         if (taken) own.push(taken);
       }
       if (file && fields) own.push(...claimRadiodnsId(fields.radiodns, input, file, idsInRadiodns));
@@ -237,6 +237,18 @@ async function loadFrom(
     else brokenServices.push(id ?? display(path));
   }
 
+  const settled = shortIdSlots.settle();
+  for (const { service, problem } of settled.problems) {
+    problems.push(problem);
+    if (problem.severity !== "error") continue;
+    services.splice(
+      services.findIndex((s) => s.id === service),
+      1,
+    );
+    brokenServices.push(service);
+  }
+  const slotted = withSettledSlots(services, settled.slots);
+
   const fmCountry = provider?.discovery.fmCountry;
   if (fmCountry !== undefined && providerFile && defaultCountryGccs.size > 1) {
     // One country, one GCC (its country id and ECC): two GCCs are most likely two countries.
@@ -285,9 +297,9 @@ async function loadFrom(
     }
   }
 
-  services.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  slotted.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
-    broadcaster: provider && providerIsValid ? { provider, services } : undefined,
+    broadcaster: provider && providerIsValid ? { provider, services: slotted } : undefined,
     // Everything a message says about the files leaves the load stage here, bounded.
     problems: problems.map(boundProblem),
     brokenServices,
