@@ -42,8 +42,8 @@ export class ShortIdSlots {
   readonly #pending: (Claim & { fqdn: string })[] = [];
 
   #slotsOf(fqdn: string): Map<number, Claim> {
-    let slots = this.#taken.get(fqdn);
-    if (!slots) this.#taken.set(fqdn, (slots = new Map()));
+    const slots = this.#taken.get(fqdn) ?? new Map<number, Claim>();
+    this.#taken.set(fqdn, slots);
     return slots;
   }
 
