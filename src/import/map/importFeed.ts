@@ -155,7 +155,49 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
   if (fmCountry !== undefined && fmCountries.size === 1) {
     noteForeignFm(si.services, services, fmCountry, notes);
   }
+  const siteHost = ownSiteHost([
+    provider,
+    ...Object.values(provider.serviceGroups ?? {}),
+    ...services.map((s) => s.service),
+  ]);
+  if (siteHost !== undefined && siteHost.host !== host) {
+    provider.discovery = {
+      ...provider.discovery,
+      host: siteHost.host,
+      ...(siteHost.port !== undefined ? { httpsPort: siteHost.port } : {}),
+    };
+    notes.push({
+      origin: si.source,
+      message: `the logos are spi-static's own, served from ${siteHost.host}${siteHost.port !== undefined ? `:${siteHost.port}` : ""}: discovery.host (where the site is served) is set to it`,
+    });
+  }
   return { provider, services };
+}
+
+/** A logo spi-static made: `https://<discovery host>/logos/<owner>/<size>-<16 hex>.png`. */
+const MADE_LOGO =
+  /^https:\/\/([a-z0-9.-]+)(?::(\d+))?\/logos\/[^?#]+\/\d+x\d+-[0-9a-f]{16}\.(?:png|jpg)$/i;
+
+/**
+ * Where a site spi-static built is served, from its logos: they are published under its
+ * discovery host, which appears nowhere else in its documents. Only when every logo is one
+ * spi-static made, all on one host.
+ */
+function ownSiteHost(
+  owners: readonly { logos?: readonly { url: string }[] | undefined }[],
+): { host: string; port: number | undefined } | undefined {
+  const origins = new Set<string>();
+  for (const owner of owners) {
+    for (const { url } of owner.logos ?? []) {
+      const made = MADE_LOGO.exec(url);
+      if (!made) return undefined;
+      origins.add(`${made[1]?.toLowerCase()} ${made[2] ?? ""}`);
+    }
+  }
+  const [origin, ...others] = origins;
+  if (origin === undefined || others.length > 0) return undefined;
+  const [host = "", port = ""] = origin.split(" ");
+  return { host, port: port === "" || port === "443" ? undefined : Number(port) };
 }
 
 /**
