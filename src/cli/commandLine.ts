@@ -342,7 +342,7 @@ failed or the site cannot be reached.`,
     .option("--now <instant>", "the clock: a live API's ±7-day window (ISO instant)", parseInstant)
     .option(
       "--timeout <seconds>",
-      "per whole request to a live API, or for a logo",
+      "for the whole import: every request to a live API, and the logos",
       parseTimeout,
       15,
     )
@@ -359,8 +359,8 @@ Writes provider.yaml, services/<id>.yaml, schedules/<id>.yaml and episodes/<id>/
 shows grouped by memberOf (or by name), a weekly grid where programmes repeat weekly, dated
 entries for the other days, episodes for airings with their own texts or CRID. What
 the data cannot say is listed with where it came from. The written folder is then checked as
-validate checks it. Exit codes: 0 imported and valid, 1 imported but the data needs edits
-before it builds (or no programme came from the feed), 2 usage error (files exist without
+validate checks it. Exit codes: 0 imported and valid (as validate of the folder says), 1
+imported but the data needs edits before it builds, 2 usage error (files exist without
 --force), 3 the feed cannot be read or fetched, a document is not well-formed, too large or
 too slow, a link is in the way in the data folder, or there is no SI document.`,
     )

@@ -64,15 +64,14 @@ export async function importCommand(
     downloadLogos: options.downloadLogos ? { timeoutMs: options.timeout * 1000 } : undefined,
   });
   const errors = result.problems.filter((p) => p.severity === "error").length;
-  // Services without one programme are not an imported feed, however valid the files are.
-  const empty = result.programmes === 0;
-  const exitCode = errors > 0 || empty ? EXIT.invalidInput : EXIT.ok;
+  // The exit is validate's of what was written: an SI-only feed is a valid data folder.
+  const exitCode = errors > 0 ? EXIT.invalidInput : EXIT.ok;
   if (options.json) {
     io.stdout(JSON.stringify({ ok: exitCode === EXIT.ok, ...result }));
     return exitCode;
   }
   const verdict = [
-    ...(empty ? ["not valid: no programme came from the feed's PI documents (see the notes)"] : []),
+    ...(result.programmes === 0 ? ["services only, no programmes (see the notes)"] : []),
     ...(errors > 0 ? [`${countOf(errors, "error")} to fix before building`] : []),
   ];
   io.stdout(

@@ -3,15 +3,16 @@ import { dirname, join } from "node:path";
 import { UsageError } from "../exit/spiStaticError.js";
 import type { InputProblem } from "../load/text/inputProblem.js";
 import { loadAndSchedule } from "../loadAndSchedule.js";
-import { dataFolderFiles } from "./dataFolderFiles.js";
-import { downloadLogos } from "./downloadLogos.js";
-import { FeedError } from "./feedError.js";
-import { FEED_LIMITS, FeedBudget, type FeedLimits } from "./feedLimits.js";
-import { fetchLiveFeed, type LiveFeedOptions } from "./fetchLiveFeed.js";
-import { importFeed } from "./importFeed.js";
 import { type ImportNote, type SummarisedNote, summariseNotes } from "./importNote.js";
-import { type FeedDocument, parseFeedDocuments } from "./parseFeedDocuments.js";
-import { readFeedFiles } from "./readFeedFiles.js";
+import { importFeed } from "./map/importFeed.js";
+import { FeedError } from "./read/feedError.js";
+import { FEED_LIMITS, FeedBudget, type FeedLimits } from "./read/feedLimits.js";
+import { fetchLiveFeed, type LiveFeedOptions } from "./read/fetchLiveFeed.js";
+import { type FeedDocument, parseFeedDocuments } from "./read/parseFeedDocuments.js";
+import { readFeedFiles } from "./read/readFeedFiles.js";
+import { RunDeadline } from "./read/runDeadline.js";
+import { dataFolderFiles } from "./write/dataFolderFiles.js";
+import { downloadLogos } from "./write/downloadLogos.js";
 
 export interface ImportRequest {
   /** Files and folders of SI and PI documents, or a live API. */
@@ -98,6 +99,11 @@ export class ImportTargetUnsafe extends FeedError {}
 export async function importToDataFolder(request: ImportRequest): Promise<ImportResult> {
   const notes: ImportNote[] = [];
   const budget = new FeedBudget(request.limits ?? FEED_LIMITS);
+  const deadline = new RunDeadline(
+    "api" in request.from
+      ? request.from.api.timeoutMs
+      : (request.downloadLogos?.timeoutMs ?? Number.POSITIVE_INFINITY),
+  );
   let documents: FeedDocument[];
   let source: string;
   if ("files" in request.from) {
@@ -107,11 +113,12 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
     documents = await fetchLiveFeed(
       { ...request.from.api, timeZone: request.timeZone, now: request.now },
       budget,
+      deadline,
       notes,
     ).catch(withNotes(notes));
     source = request.from.api.baseUrl;
   }
-  const feed = parseFeedDocuments(documents, notes);
+  const feed = parseFeedDocuments(documents, request.timeZone, notes);
   const imported = importFeed(
     feed,
     { timeZone: request.timeZone, serviceTimeZones: request.serviceTimeZones ?? {}, source },
@@ -119,7 +126,7 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
   );
   // Logos fetched into sources when asked (issue 27); written with the YAML files.
   const { data, files: images } = request.downloadLogos
-    ? await downloadLogos(imported, request.downloadLogos.timeoutMs, notes)
+    ? await downloadLogos(imported, deadline, notes)
     : { data: imported, files: [] };
   const files = [...dataFolderFiles(data, source), ...images];
 

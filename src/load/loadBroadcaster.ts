@@ -3,6 +3,7 @@ import { basename, join, relative } from "node:path";
 import { radiodnsKey } from "../site/siteContract.js";
 import { checkBearers } from "./checks/checkBearers.js";
 import { checkMediumName } from "./checks/checkMediumName.js";
+import { checkServiceGenres } from "./checks/checkServiceGenres.js";
 import { checkServiceNamesInLanguage, checkTranslations } from "./checks/checkTranslations.js";
 import { type DataFolder, openDataFolder, type UnreadableFile } from "./files/dataFolder.js";
 import { type InputReader, type InputReaderOptions, openInputReader } from "./files/inputReader.js";
@@ -21,7 +22,7 @@ import type {
   Service,
   ServiceGroup,
 } from "./model/broadcaster.js";
-import { defaultShortIdSlot, ShortIdSlots } from "./model/shortIdSlot.js";
+import { defaultShortIdSlot, ShortIdSlots, withSettledSlots } from "./model/shortIdSlot.js";
 import type {
   GeolocationInput,
   InputKind,
@@ -186,7 +187,7 @@ async function loadFrom(
       }
       if (file && input && fields?.shortIds === "unique") {
         const at = file.locateKey(input.shortIdSlot === undefined ? ["id"] : ["shortIdSlot"]);
-        const taken = shortIdSlots.take(input, file.file, at);
+        const taken = shortIdSlots.take(input, fields.radiodns.fqdn, file.file, at);
         if (taken) own.push(taken);
       }
       if (file && fields) own.push(...claimRadiodnsId(fields.radiodns, input, file, idsInRadiodns));
@@ -236,6 +237,18 @@ async function loadFrom(
     else brokenServices.push(id ?? display(path));
   }
 
+  const settled = shortIdSlots.settle();
+  for (const { service, problem } of settled.problems) {
+    problems.push(problem);
+    if (problem.severity !== "error") continue;
+    services.splice(
+      services.findIndex((s) => s.id === service),
+      1,
+    );
+    brokenServices.push(service);
+  }
+  const slotted = withSettledSlots(services, settled.slots);
+
   const fmCountry = provider?.discovery.fmCountry;
   if (fmCountry !== undefined && providerFile && defaultCountryGccs.size > 1) {
     // One country, one GCC (its country id and ECC): two GCCs are most likely two countries.
@@ -284,9 +297,9 @@ async function loadFrom(
     }
   }
 
-  services.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  slotted.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
-    broadcaster: provider && providerIsValid ? { provider, services } : undefined,
+    broadcaster: provider && providerIsValid ? { provider, services: slotted } : undefined,
     // Everything a message says about the files leaves the load stage here, bounded.
     problems: problems.map(boundProblem),
     brokenServices,
@@ -475,6 +488,7 @@ function toServiceFields(
   const zone = input.timeZone && timeZoneProblem(input.timeZone);
   if (zone) problems.push(file.error(["timeZone"], zone));
   checkMediumName(input.name, file, ["name"], problems);
+  checkServiceGenres(input.genres, file, problems);
   const language = input.language ?? provider?.language ?? "";
   checkTranslations(input, language, "the service", file, [], problems);
   if (provider) checkServiceNamesInLanguage(input, provider.language, file, problems);
@@ -494,7 +508,7 @@ function toServiceFields(
     programmeEvents: input.programmeEvents ?? provider?.programmeEvents ?? true,
     fmCountry: input.fmCountry ?? provider?.discovery.fmCountry,
     logos: loadLogos(input.logos, file, problems, { fromSource: input.logo !== undefined }),
-    genres: input.genres,
+    genres: input.genres ?? [],
     keywords: input.keywords ?? [],
     links: input.links ?? [],
     translations: input.translations ?? {},

@@ -1,3 +1,4 @@
+import { genreTermOf } from "../load/formats/genreTerm.js";
 import type { Genre, Geolocation } from "../load/model/broadcaster.js";
 import { deriveSomeNames } from "./deriveNames.js";
 import type { TextVersion } from "./textVersions.js";
@@ -72,7 +73,8 @@ export function writeGenres(
     textElement(
       xml,
       "genre",
-      genre.name,
+      // The load checked the href, so its scheme's list has a label for it.
+      genre.name ?? genreTermOf(genre.href)?.label ?? genre.href,
       attributes({ href: genre.href, type: genre.type ?? "main", ...lang }),
     );
   }

@@ -4,7 +4,8 @@ import { showGroupCrid } from "./programmeCrid.js";
 import { groupShortId } from "./programmeShortId.js";
 
 /**
- * Groups of services with `shortIds: unique` whose CRIDs hash to one shortId (groupShortId): a
+ * Groups of services with `shortIds: unique` under one RadioDNS FQDN (one SPI service, the
+ * scope TS 102 818 §5.2.2 gives shortIds) whose CRIDs hash to one shortId (groupShortId): a
  * receiver would take their programmes for members of one group. Rare (two of a few hundred
  * groups in 264,960 values), so refused rather than worked around, at a slot that airs the show.
  */
@@ -13,16 +14,17 @@ export function groupShortIdCollisions(
   cridAuthority: string,
 ): InputProblem[] {
   const problems: InputProblem[] = [];
-  const seen = new Map<number, { crid: string; at: string }>();
+  const seen = new Map<string, { crid: string; at: string }>();
   for (const service of services) {
     if (service.shortIds !== "unique") continue;
     for (const [showId, show] of Object.entries(service.schedule.shows)) {
       const crid = show.group ?? showGroupCrid(cridAuthority, service.id, showId);
       const shortId = groupShortId(crid);
       const origin = airingOf(service, showId);
-      const other = seen.get(shortId);
+      const key = `${service.radiodns.fqdn} ${shortId}`;
+      const other = seen.get(key);
       if (other === undefined) {
-        seen.set(shortId, { crid, at: origin ? formatSourceRef(origin) : service.id });
+        seen.set(key, { crid, at: origin ? formatSourceRef(origin) : service.id });
       } else if (other.crid !== crid && origin) {
         problems.push({
           ...origin,

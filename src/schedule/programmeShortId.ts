@@ -3,8 +3,8 @@ import { fnv1a32 } from "../load/model/shortIdSlot.js";
 /**
  * shortIds with `shortIds: unique` (TS 102 818 §5.2.2): unique within one "SPI service", all
  * the data of one FQDN (or one broadcast carousel, where a DAB multiplexer merges the services
- * of an ensemble), so across the programmes, programme events and groups of all the provider's
- * services; never re-used within six months; never 0, the value of the `zero` policy. Without
+ * of an ensemble), so across the programmes, programme events and groups of the provider's
+ * services under that FQDN; never re-used within six months; never 0, the value of the `zero` policy. Without
  * state: each id comes from what does not move, so every rebuild on any day gives the same.
  *
  * The 24-bit range is cut into blocks of SHORT_ID_CYCLE values, one per minute of 184 days (no
@@ -17,8 +17,9 @@ import { fnv1a32 } from "../load/model/shortIdSlot.js";
  *   refuses a schedule where they would); the same n comes back only 184 days later.
  * - block 2 + 2 × slot: the service's programme events, n their start minute likewise; two
  *   events of a service starting in one minute are refused.
- * A service's slot (0 to 30, load/model/shortIdSlot.ts) is its `shortIdSlot`, or by default a hash of
- * its id; the loader refuses two `unique` services in one slot and names the free ones.
+ * A service's slot (0 to 30 per FQDN, load/shortIdSlot.ts) is its `shortIdSlot`, or by default
+ * a hash of its id, or the next free slot when another service of its FQDN has that one; the
+ * loader refuses two `unique` services given one slot and names the free ones.
  */
 export const SHORT_ID_CYCLE = 184 * 24 * 60;
 const MINUTE_MS = 60_000;

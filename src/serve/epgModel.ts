@@ -338,7 +338,7 @@ function programmeBlock(
     image,
     website: p.content.website,
     genres: (p.content.genres ?? []).map(({ href, name }) => ({
-      label: genreTermOf(href)?.label ?? name,
+      label: genreTermOf(href)?.label ?? name ?? href,
       href,
     })),
     airing: p.kind,

@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FeedError } from "../../src/import/feedError.js";
 import { importToDataFolder } from "../../src/import/importToDataFolder.js";
+import { FeedError } from "../../src/import/read/feedError.js";
 import { verifySite } from "../../src/verify/verifySite.js";
 import { runInProcess } from "../cli/runInProcess.js";
 
@@ -32,7 +32,7 @@ function pi(count: number): string {
 }
 
 /** How the test server answers a path: a body, or a behaviour no honest server has. */
-type Answer = "trickle" | "endless" | "declared huge" | "cut" | "dropped" | string;
+type Answer = "trickle" | "endless" | "declared huge" | "cut" | "dropped" | "slow 404" | string;
 const answers = new Map<string, Answer>();
 let server: Server;
 let origin: string;
@@ -46,7 +46,9 @@ beforeAll(async () => {
       return;
     }
     response.on("error", () => {});
-    if (answer === "trickle") {
+    if (answer === "slow 404") {
+      setTimeout(() => response.writeHead(404).end(), 300);
+    } else if (answer === "trickle") {
       response.writeHead(200, { "content-type": "application/xml" });
       const timer = setInterval(() => response.write("<"), 20);
       response.on("close", () => clearInterval(timer));
@@ -99,7 +101,7 @@ describe("import and verify against a hostile or broken server", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toBe(
-      `spi-static: GET ${origin}/radiodns/spi/3.1/SI.xml: too slow: no complete answer from ${origin}/radiodns/spi/3.1/SI.xml within 500 ms\n`,
+      `spi-static: GET ${origin}/radiodns/spi/3.1/SI.xml: too slow: the import did not finish within --timeout 0.5 s (it bounds the whole run)\n`,
     );
     expect(await written(join(root, "trickled"))).toEqual([]);
 
@@ -108,6 +110,43 @@ describe("import and verify against a hostile or broken server", () => {
     expect(report.checks[0]?.detail).toMatch(
       /: too slow: no complete answer from .* within 500 ms$/,
     );
+  });
+
+  it("stops when --timeout is spent, however many requests each answer in time (exit 3, nothing written)", async () => {
+    answers.clear();
+    const services = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `<service><shortName>S${i}</shortName><mediumName>Radio ${i}</mediumName><radiodns fqdn="rdns.test.example" serviceIdentifier="s${i}"/></service>`,
+    );
+    answers.set(
+      "/radiodns/spi/3.1/SI.xml",
+      SI.replace(/<service>[\s\S]*<\/service>/, services.join("")),
+    );
+    answers.set("*", "slow 404");
+    const started = Date.now();
+    const run = await runInProcess(
+      [
+        "import",
+        origin,
+        "--time-zone",
+        "UTC",
+        "--data",
+        "slow",
+        "--timeout",
+        "2",
+        "--now",
+        "2026-11-23T08:00:00Z",
+      ],
+      root,
+    );
+    // 300 requests of 300 ms, 4 at a time, would take 22 s without the run's bound.
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toMatch(
+      /_PI\.xml: too slow: the import did not finish within --timeout 2 s \(it bounds the whole run\)\n$/,
+    );
+    expect(await written(join(root, "slow"))).toEqual([]);
   });
 
   it("refuses an answer that says it is larger than any SPI document without reading it", async () => {

@@ -8,7 +8,8 @@ import { runInProcess } from "../cli/runInProcess.js";
  * test/fixtures/import/corpus: one folder per case a real feed shows (CASES.md), each a `feed/`
  * of minimal SI and PI documents written for it and an `expected.json`: the exit code, lines
  * the report must contain (`<feed>` for the feed folder), lines it must not, and what written
- * files must contain. A case that stops (exit 3) must leave the data folder empty.
+ * files must contain. A case that stops (exit 3) must leave the data folder empty; one that
+ * writes exits as `validate` of what it wrote does, and one marked `builds` then builds.
  */
 const CORPUS = resolve("test/fixtures/import/corpus");
 const root = await mkdtemp(join(tmpdir(), "spi-import-corpus-"));
@@ -19,7 +20,13 @@ interface Expected {
   output: string[];
   absent?: string[];
   files?: Record<string, string[]>;
+  /** Options besides the feed, --data and --now (default: --time-zone UTC). */
+  args?: string[];
+  /** `build` of the written folder exits 0: the feed builds as imported. */
+  builds?: boolean;
 }
+
+const NOW = "2026-11-23T08:00:00Z";
 
 const cases = (await readdir(CORPUS, { withFileTypes: true }))
   .filter((entry) => entry.isDirectory())
@@ -43,10 +50,8 @@ describe("importing the corpus of real-feed cases", () => {
     ) as Expected;
     const feed = join(CORPUS, name, "feed");
     const data = join(root, name);
-    const run = await runInProcess(
-      ["import", feed, "--time-zone", "UTC", "--data", data, "--now", "2026-11-23T08:00:00Z"],
-      root,
-    );
+    const args = expected.args ?? ["--time-zone", "UTC"];
+    const run = await runInProcess(["import", feed, ...args, "--data", data, "--now", NOW], root);
     const output = `${run.stdout}${run.stderr}`.replaceAll(feed, "<feed>");
     for (const line of expected.output) expect(output).toContain(line);
     for (const line of expected.absent ?? []) expect(output).not.toContain(line);
@@ -54,6 +59,17 @@ describe("importing the corpus of real-feed cases", () => {
     expect(run.exitCode).toBe(expected.exitCode);
     if (expected.exitCode === 3) {
       expect(await readdir(data).catch(() => [])).toEqual([]);
+    } else {
+      const validated = await runInProcess(["validate", "--data", data, "--now", NOW], root);
+      expect(validated.exitCode, validated.stdout).toBe(run.exitCode);
+    }
+    if (expected.builds) {
+      const out = join(root, `${name}-out`);
+      const built = await runInProcess(
+        ["build", "--data", data, "--out", out, "--now", NOW, "--keys-at-edge"],
+        root,
+      );
+      expect(built.exitCode, `${built.stdout}${built.stderr}`).toBe(0);
     }
     for (const [file, contents] of Object.entries(expected.files ?? {})) {
       const text = await readFile(join(data, file), "utf8");

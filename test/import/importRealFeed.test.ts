@@ -58,7 +58,7 @@ describe("importing a real broadcaster's PI document (Heart, 2016) with an SI do
     );
     expect(notes).toEqual(
       expect.arrayContaining([
-        'SI.xml:19:3: genre urn:tva:metadata:cs:ContentCS:2004:3.6.10 has no label: labelled "3.6.10"; give it a name ×1',
+        'SI.xml:19:3: genre urn:tva:metadata:cs:ContentCS:2004:3.6.10 has no label: published with its scheme\'s, "Hit-Chart/Song Requests" ×1',
         "PI_real.xml:5:3: the feed's programme shortIds are not kept (9 differ): with shortIds: unique the build gives each programme one from its start ×1",
       ]),
     );

@@ -37,10 +37,18 @@ describe("importing spi-static's own build of the example broadcaster", () => {
     trip = await roundTrip(EXAMPLE);
   });
 
-  it("writes a valid data folder and has nothing to report", () => {
+  it("writes a valid data folder and has nothing to report but where the site is served", () => {
     expect(trip.result.problems.filter((p) => p.severity === "error")).toEqual([]);
-    expect(trip.result.notes).toEqual([]);
+    expect(trip.result.notes.map((n) => n.message)).toEqual([
+      "the logos are spi-static's own, served from spi.aareradio.example: discovery.host (where the site is served) is set to it",
+    ]);
     expect(trip.result.services).toBe(5);
+  });
+
+  it("keeps discovery.host, which only the logos' URLs tell", async () => {
+    const provider = parse(await readFile(join(trip.imported, "provider.yaml"), "utf8"));
+    const example = parse(await readFile(join(EXAMPLE, "provider.yaml"), "utf8"));
+    expect(provider.discovery.host).toBe(example.discovery.host);
   });
 
   it("builds again into the same programmes: times, names, descriptions, images and links", async () => {

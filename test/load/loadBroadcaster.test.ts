@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
+import { defaultShortIdSlot } from "../../src/load/model/shortIdSlot.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-load-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -83,30 +84,69 @@ describe("shortIds: unique across the provider's services", () => {
     return dir;
   }
 
-  it("refuses two services in one shortIdSlot, at the second's id, naming a free slot", async () => {
+  it("gives two services whose ids share a slot two slots, warns to pin the moved one, and re-renders it when it moves", async () => {
     const dir = await example("slots", (text) => `${text}shortIds: unique\n`);
-    const { problems } = await loadBroadcaster(dir);
-    const errors = problems.filter((p) => p.severity === "error");
-    expect(errors.map((p) => [relative(dir, p.file), p.line, p.column, p.field])).toEqual([
-      ["services/pop.yaml", 2, 1, "id"],
+    const { problems, broadcaster } = await loadBroadcaster(dir);
+    expect(problems.filter((p) => p.severity === "error")).toEqual([]);
+    const moved = problems.filter((p) => p.field === "id");
+    expect(moved.map((p) => [relative(dir, p.file), p.line, p.column, p.severity])).toEqual([
+      ["services/pop.yaml", 2, 1, "warning"],
     ]);
-    expect(errors[0]?.message).toMatch(
-      /^its id gives shortIdSlot 10, as service "news" \(.*services\/news\.yaml\) has, so their programmes would share shortIds \(shortIds: unique\): give one of them shortIdSlot: 0 \(free: 0, 1, 3, 4, 6, 8, 9, 11, …\)$/,
+    expect(moved[0]?.message).toBe(
+      `its id gives shortIdSlot 10, which service "news" has: it takes 11, the next free one of ${broadcaster?.provider.radiodnsHost}; pin it (shortIdSlot: 11) so that a service added later cannot move it and change its shortIds`,
     );
+    const slotsOf = (b: typeof broadcaster) => b?.services.map((s) => [s.id, s.shortIdSlot]);
+    expect(slotsOf(broadcaster)).toEqual([
+      ["bern", 7],
+      ["klassik", 5],
+      ["lounge", 2],
+      ["news", 10],
+      ["pop", 11],
+    ]);
+    // A service added whose id gives slot 11 and comes first moves pop: pop's files did not
+    // change, but its documents must be made again (its sources say so).
+    const id = Array.from({ length: 500 }, (_, n) => `a${n}`).find(
+      (a) => defaultShortIdSlot(a) === 11,
+    );
+    if (id === undefined) throw new Error("no id gives slot 11");
+    // A web-only service like lounge: no bearer another service has.
+    const lounge = await readFile(join(dir, "services", "lounge.yaml"), "utf8");
+    await writeFile(
+      join(dir, "services", `${id}.yaml`),
+      lounge.replace(/^id: lounge$/m, `id: ${id}`),
+    );
+    await cp(join(dir, "schedules", "lounge.yaml"), join(dir, "schedules", `${id}.yaml`));
+    const added = await loadBroadcaster(dir);
+    const popOf = (b: typeof broadcaster) => b?.services.find((s) => s.id === "pop");
+    expect(slotsOf(added.broadcaster)).toContainEqual(["pop", 12]);
+    expect(popOf(added.broadcaster)?.sources).not.toBe(popOf(broadcaster)?.sources);
+
     const pop = join(dir, "services", "pop.yaml");
     await writeFile(
       pop,
       (await readFile(pop, "utf8")).replace(/^id: pop$/m, "id: pop\nshortIdSlot: 0"),
     );
-    const fixed = await loadBroadcaster(dir);
-    expect(fixed.problems.filter((p) => p.severity === "error")).toEqual([]);
-    expect(fixed.broadcaster?.services.map((s) => [s.id, s.shortIdSlot])).toEqual([
-      ["bern", 7],
-      ["klassik", 5],
-      ["lounge", 2],
-      ["news", 10],
-      ["pop", 0],
+    const pinned = await loadBroadcaster(dir);
+    expect(pinned.problems.filter((p) => p.field === "id" || p.severity === "error")).toEqual([]);
+    expect(slotsOf(pinned.broadcaster)).toContainEqual(["pop", 0]);
+  });
+
+  it("refuses a slot given to two services of one FQDN, naming the first", async () => {
+    const dir = await example("given-slots", (text) => `${text}shortIds: unique\n`);
+    for (const id of ["news", "pop"]) {
+      const path = join(dir, "services", `${id}.yaml`);
+      await writeFile(
+        path,
+        (await readFile(path, "utf8")).replace(`id: ${id}\n`, `id: ${id}\nshortIdSlot: 4\n`),
+      );
+    }
+    const errors = (await loadBroadcaster(dir)).problems.filter((p) => p.severity === "error");
+    expect(errors.map((p) => [relative(dir, p.file), p.field])).toEqual([
+      ["services/pop.yaml", "shortIdSlot"],
     ]);
+    expect(errors[0]?.message).toMatch(
+      /^shortIdSlot 4, as service "news" \(.*news\.yaml\) has under /,
+    );
   });
 });
 

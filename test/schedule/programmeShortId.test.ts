@@ -62,16 +62,64 @@ describe("the shortId formulas", () => {
 
 describe("shortIdSlot", () => {
   const at = { file: "services/x.yaml", line: 1, column: 1, field: "id" };
+  const HOST = "rdns.test.example";
 
-  it("refuses a second service in a slot, naming the first and a free slot", () => {
+  it("refuses a second service in a slot it gives, naming the first and a free slot", () => {
     const slots = new ShortIdSlots();
-    expect(slots.take({ id: "news" }, "services/news.yaml", at)).toBeUndefined();
-    // news and pop hash to the same slot.
-    expect(defaultShortIdSlot("pop")).toBe(defaultShortIdSlot("news"));
-    expect(slots.take({ id: "pop" }, "services/pop.yaml", at)?.message).toBe(
-      `its id gives shortIdSlot ${defaultShortIdSlot("news")}, as service "news" (services/news.yaml) has, so their programmes would share shortIds (shortIds: unique): give one of them shortIdSlot: 0 (free: 0, 1, 2, 3, 4, 5, 6, 7, …)`,
+    expect(
+      slots.take({ id: "news", shortIdSlot: 3 }, HOST, "services/news.yaml", at),
+    ).toBeUndefined();
+    expect(slots.take({ id: "pop", shortIdSlot: 3 }, HOST, "services/pop.yaml", at)?.message).toBe(
+      `shortIdSlot 3, as service "news" (services/news.yaml) has under ${HOST}, so their programmes would share shortIds (shortIds: unique): give one of them shortIdSlot: 0 (free: 0, 1, 2, 4, 5, 6, 7, 8, …)`,
     );
-    expect(slots.take({ id: "pop", shortIdSlot: 0 }, "services/pop.yaml", at)).toBeUndefined();
+    // TS 102 818 §5.2.2: unique within one SPI service (one FQDN): another FQDN has its own slots.
+    expect(
+      slots.take({ id: "pop", shortIdSlot: 3 }, "other.test.example", "services/pop.yaml", at),
+    ).toBeUndefined();
+  });
+
+  it("gives services that choose no slot their id's slot, or the next free one with a warning to pin it", () => {
+    const slots = new ShortIdSlots();
+    // news and pop hash to the same slot; pop's file is read first, news still gets its id's slot.
+    expect(defaultShortIdSlot("pop")).toBe(defaultShortIdSlot("news"));
+    expect(slots.take({ id: "pop" }, HOST, "services/pop.yaml", at)).toBeUndefined();
+    expect(slots.take({ id: "news" }, HOST, "services/news.yaml", at)).toBeUndefined();
+    const { slots: settled, problems } = slots.settle();
+    const preferred = defaultShortIdSlot("news");
+    expect(settled).toEqual(
+      new Map([
+        ["news", preferred],
+        ["pop", (preferred + 1) % SHORT_ID_SLOTS],
+      ]),
+    );
+    expect(problems.map((p) => [p.service, p.problem.severity, p.problem.message])).toEqual([
+      [
+        "pop",
+        "warning",
+        `its id gives shortIdSlot ${preferred}, which service "news" has: it takes ${(preferred + 1) % SHORT_ID_SLOTS}, the next free one of ${HOST}; pin it (shortIdSlot: ${(preferred + 1) % SHORT_ID_SLOTS}) so that a service added later cannot move it and change its shortIds`,
+      ],
+    ]);
+  });
+
+  it("never collides for 31 services of one FQDN, refuses a 32nd, and takes 62 under two FQDNs", () => {
+    const slots = new ShortIdSlots();
+    for (let i = 0; i < 32; i++)
+      slots.take({ id: `s${String(i).padStart(2, "0")}` }, HOST, "f", at);
+    for (let i = 0; i < 31; i++) slots.take({ id: `t${i}` }, "other.test.example", "f", at);
+    const { slots: settled, problems } = slots.settle();
+    const hostSlots = [...settled].filter(([id]) => id.startsWith("s")).map(([, slot]) => slot);
+    expect(new Set(hostSlots).size).toBe(31);
+    expect([...settled].filter(([id]) => id.startsWith("t"))).toHaveLength(31);
+    expect(problems.filter((p) => p.problem.severity === "error")).toEqual([
+      {
+        service: "s31",
+        problem: {
+          ...at,
+          severity: "error",
+          message: `has shortIds: unique, but the 31 shortIdSlots of ${HOST} are taken: give this service shortIds: zero, or its own radiodns fqdn`,
+        },
+      },
+    ]);
   });
 });
 

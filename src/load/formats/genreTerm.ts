@@ -43,6 +43,19 @@ export function genreTermOf(href: string): GenreTerm | undefined {
   return label === undefined ? undefined : { scheme, year, term, label };
 }
 
+/**
+ * A feed's genre whose term its scheme's list lacks, filed under the scheme whose list holds
+ * that term (each scheme's terms start with its own number: 4.2.1 is IntendedAudienceCS), with
+ * the year it names; undefined when no list holds it, or it is no genre URN.
+ */
+export function refiledGenreHref(href: string): string | undefined {
+  const [, , year = "", term = ""] = GENRE_URN.exec(href) ?? [];
+  for (const [scheme, terms] of SCHEMES) {
+    if (terms[term] !== undefined) return `urn:tva:metadata:cs:${scheme}:${year}:${term}`;
+  }
+  return undefined;
+}
+
 /** What is wrong with a genre href, as the loader reports it; undefined when nothing is. */
 export function genreHrefProblem(href: string): string | undefined {
   const match = GENRE_URN.exec(href);

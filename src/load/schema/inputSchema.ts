@@ -238,7 +238,11 @@ export const genreSchema = z.strictObject({
     .describe(
       "A term of a TV-Anytime classification scheme, e.g. urn:tva:metadata:cs:ContentCS:2011:3.6.1.",
     ),
-  name: z.string().min(1),
+  name: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The label receivers show; default: the term's English label in its scheme's list."),
   type: z.enum(["main", "secondary", "other"]).optional(),
 });
 
@@ -533,16 +537,11 @@ export const serviceSchema = z
       .max(30)
       .optional()
       .describe(
-        "With shortIds: unique, the service's share of the provider's shortIds (0 to 30, one service each); default: from its id.",
+        "With shortIds: unique, the service's share of its RadioDNS FQDN's shortIds (0 to 30, one service each per FQDN); default: its id's slot, or the next free one (with a warning to pin it).",
       ),
     logos: z.array(logoSchema).optional(),
     logo: logoSourceSchema.optional(),
-    genres: z
-      .array(genreSchema, {
-        error: (issue) =>
-          issue.input === undefined ? "is required: a service needs at least one genre" : undefined,
-      })
-      .min(1, { error: "is empty: a service needs at least one genre" }),
+    genres: z.array(genreSchema).optional(),
     keywords: keywordsSchema.optional(),
     links: z.array(linkSchema).optional(),
     translations: translationsSchema.optional(),
