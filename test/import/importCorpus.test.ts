@@ -24,6 +24,8 @@ interface Expected {
   args?: string[];
   /** `build` of the written folder exits 0: the feed builds as imported. */
   builds?: boolean;
+  /** What built documents (paths below out/) must contain. */
+  built?: Record<string, string[]>;
 }
 
 const NOW = "2026-11-23T08:00:00Z";
@@ -70,6 +72,10 @@ describe("importing the corpus of real-feed cases", () => {
         root,
       );
       expect(built.exitCode, `${built.stdout}${built.stderr}`).toBe(0);
+      for (const [file, contents] of Object.entries(expected.built ?? {})) {
+        const text = await readFile(join(out, file), "utf8");
+        for (const content of contents) expect(text, file).toContain(content);
+      }
     }
     for (const [file, contents] of Object.entries(expected.files ?? {})) {
       const text = await readFile(join(data, file), "utf8");

@@ -57,7 +57,10 @@ describe("importing from a live SPI API (spi-static serve)", () => {
       force: false,
     });
     expect(live.problems.filter((p) => p.severity === "error")).toEqual([]);
-    expect(live.notes).toEqual([]);
+    // The one note: the site's host, which only its logos' URLs tell (it becomes discovery.host).
+    expect(live.notes.map((n) => n.message)).toEqual([
+      "the logos are spi-static's own, served from spi.aareradio.example: discovery.host (where the site is served) is set to it",
+    ]);
     expect(live.services).toBe(5);
     for (const path of [
       "provider.yaml",
@@ -91,6 +94,7 @@ describe("importing from a live SPI API (spi-static serve)", () => {
       work,
     );
     expect(run.exitCode).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, services: 5, notes: [] });
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, services: 5 });
+    expect(JSON.parse(run.stdout).notes).toHaveLength(1);
   });
 });
