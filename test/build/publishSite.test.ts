@@ -285,6 +285,19 @@ describe("the build lock", () => {
     await expect(publishSite(outDir, [si()])).rejects.toThrow(/pid 1 on elsewhere/);
   });
 
+  it("removes what builds killed while taking or breaking the lock left behind", async () => {
+    // A kill between writing a temporary and removing it (createExclusively) leaves these.
+    const left = [
+      "build.lock.0123456789ab.new",
+      "build.lock.break.ba9876543210.new",
+      "build.lock.break",
+    ];
+    await mkdir(join(outDir, "_spi-static"), { recursive: true });
+    for (const name of left) await writeFile(join(outDir, "_spi-static", name), "{}");
+    await publishSite(outDir, [si()]);
+    expect(await readdir(join(outDir, "_spi-static"))).toEqual(["state.json"]);
+  });
+
   it("lets exactly one of several simultaneous builds take a stale lock", async () => {
     await mkdir(join(outDir, "_spi-static"), { recursive: true });
     const stale = {
