@@ -5,7 +5,7 @@ import { isSitePath } from "./ownershipManifest.js";
 import { DamagedStateError, readStateFile, type ShortcutNotes, STATE_DIR } from "./stateFolder.js";
 import {
   type DocumentRecord,
-  EMPTY_PARTS,
+  emptyParts,
   INSTEAD,
   PART_NAMES,
   type PartName,
@@ -65,7 +65,7 @@ const REMEDY = `Delete it to start over: ${START_OVER}`;
 export function readBuildState(outDir: string, notes: ShortcutNotes = []): BuildState {
   const text = readStateFile(outDir, STATE_PATH, REMEDY);
   const parts =
-    text === undefined ? EMPTY_PARTS : parseState(join(outDir, STATE_PATH), text, notes);
+    text === undefined ? emptyParts() : parseState(join(outDir, STATE_PATH), text, notes);
   const state: BuildState = {
     outDir,
     owned: new Set(parts.owned),
@@ -83,7 +83,7 @@ export function readBuildState(outDir: string, notes: ShortcutNotes = []): Build
   return state;
 }
 
-/** The parts that pass their checks; the others are EMPTY_PARTS's, said in `notes`. */
+/** The parts that pass their checks; the others are a first build's, said in `notes`. */
 function parseState(path: string, text: string, notes: ShortcutNotes): StateParts {
   let file: unknown;
   try {
@@ -96,7 +96,7 @@ function parseState(path: string, text: string, notes: ShortcutNotes): StatePart
       `${path} is not a JSON object (cut short or damaged): dropped whole; the build went on as ` +
         `a first build would: ${INSTEAD.owned}, and ${INSTEAD.versions}; it is written anew`,
     );
-    return EMPTY_PARTS;
+    return emptyParts();
   }
   const stored = file as Record<string, unknown>;
   if (stored.formatVersion !== STATE_FORMAT && typeof stored.formatVersion === "number") {
@@ -108,7 +108,7 @@ function parseState(path: string, text: string, notes: ShortcutNotes): StatePart
   }
   // A state written before the sums were has none: its parts are checked by their shape alone.
   const sums = stored.sums === undefined ? undefined : Object(stored.sums);
-  const parts: Record<PartName, unknown> = { ...EMPTY_PARTS };
+  const parts: Record<PartName, unknown> = { ...emptyParts() };
   for (const name of PART_NAMES) {
     const value = stored[name];
     // Absent from a state.json written before it was a part: as on a first build, unsaid.

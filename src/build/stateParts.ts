@@ -59,16 +59,18 @@ export const PART_NAMES: readonly PartName[] = [
   "stamp",
 ];
 
-/** What a build without a part has: the state of a first build. */
-export const EMPTY_PARTS: StateParts = {
-  owned: [],
-  versions: {},
-  documents: {},
-  checks: {},
-  digests: {},
-  services: {},
-  stamp: null,
-};
+/** What a build without a part has: the state of a first build (new objects: owners change them). */
+export function emptyParts(): StateParts {
+  return {
+    owned: [],
+    versions: {},
+    documents: {},
+    checks: {},
+    digests: {},
+    services: {},
+    stamp: null,
+  };
+}
 
 /** What the build did instead of using a part it dropped: said in the build's notes. */
 export const INSTEAD: Record<PartName, string> = {
