@@ -129,27 +129,34 @@ const isProblem = (value: unknown): value is InputProblem =>
   isString(value.message);
 const problems = listOf(isProblem);
 
+// Each made once: a validator runs on every entry of every part of every build.
+const dayParts = recordOf(
+  (day): day is object => isObject(day) && problems(day.attach) && problems(day.parts),
+);
+const majority = recordOf(isProblem);
+const beyond = listOf(tupleOf<[string, InputProblem[]]>(isString, problems));
+const dates = tupleOf<[string, string]>(isString, isString);
+const episodeLists = listOf(
+  (value): value is [string, string] | null => value === null || dates(value),
+);
+const givens = listOf(
+  (given): given is object =>
+    isObject(given) && isString(given.crid) && typeof given.start === "number",
+);
+
 const isDayByDay = (value: unknown): value is DayByDayCheck =>
   isObject(value) &&
   isSpan(value.span) &&
   problems(value.load) &&
-  recordOf((day): day is object => isObject(day) && problems(day.attach) && problems(day.parts))(
-    value.days,
-  ) &&
-  recordOf(isProblem)(value.majority) &&
-  listOf(tupleOf<[string, InputProblem[]]>(isString, problems))(value.beyond) &&
-  listOf(
-    (dates): dates is [string, string] | null =>
-      dates === null || tupleOf<[string, string]>(isString, isString)(dates),
-  )(value.episodeLists);
+  dayParts(value.days) &&
+  majority(value.majority) &&
+  beyond(value.beyond) &&
+  episodeLists(value.episodeLists);
 
 const isServiceCheck = (value: unknown): value is ServiceCheck =>
   isObject(value) &&
   problems(value.problems) &&
-  listOf(
-    (given): given is object =>
-      isObject(given) && isString(given.crid) && typeof given.start === "number",
-  )(value.given) &&
+  givens(value.given) &&
   (value.dayByDay === undefined || isDayByDay(value.dayByDay));
 
 const isVersionRecord = (value: unknown): value is DocumentRecord =>
@@ -164,6 +171,8 @@ const sitePaths = <T>(entry: Check<T>): Check<Record<string, T>> => {
   return (value): value is Record<string, T> =>
     entries(value) && Object.keys(value).every(isSitePath);
 };
+
+const stampFiles = sitePaths(fileState);
 
 export const VALIDATORS: { [Name in PartName]: Check<StateParts[Name]> } = {
   owned: listOf((path): path is string => isString(path) && isSitePath(path)),
@@ -193,7 +202,7 @@ export const VALIDATORS: { [Name in PartName]: Check<StateParts[Name]> } = {
       isString(value.check) &&
       isString(value.timeZone) &&
       isString(value.today) &&
-      sitePaths(fileState)(value.files)),
+      stampFiles(value.files)),
 };
 
 /** A part's sum, written beside it: any byte changed in it since is found. */
