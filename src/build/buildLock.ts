@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { link, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SpiStaticError } from "../exit/spiStaticError.js";
 
@@ -70,6 +70,7 @@ export async function acquireBuildLock(
   for (;;) {
     if (await createExclusively(lockPath, `${JSON.stringify(me)}\n`)) {
       heldTokens.add(me.token);
+      await removeLockTemporaries(lockPath);
       return () => releaseBuildLock(lockPath, me.token);
     }
     const holder = await readHolder(lockPath);
@@ -90,6 +91,20 @@ async function releaseBuildLock(lockPath: string, token: string): Promise<void> 
   if (typeof holder === "object" && holder.token === token) await rm(lockPath, { force: true });
 }
 
+/**
+ * What a build killed while taking or breaking the lock leaves behind: its temporaries
+ * (createExclusively) and the breaker file. The holder removes them: nobody else may be linking
+ * a temporary of its own then, and one removed from under a waiting build only makes it wait.
+ */
+async function removeLockTemporaries(lockPath: string): Promise<void> {
+  const prefix = `${basename(lockPath)}.`;
+  const names = await readdir(dirname(lockPath));
+  const left = names.filter(
+    (name) => name.startsWith(prefix) && (name.endsWith(".new") || name === `${prefix}break`),
+  );
+  await Promise.all(left.map((name) => rm(join(dirname(lockPath), name), { force: true })));
+}
+
 /** Writes a temporary file and hard-links it to `path`: the link appears whole, or fails if taken. */
 async function createExclusively(path: string, content: string): Promise<boolean> {
   const temporary = `${path}.${randomBytes(6).toString("hex")}.new`;
@@ -98,7 +113,9 @@ async function createExclusively(path: string, content: string): Promise<boolean
     await link(temporary, path);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    // ENOENT: the lock's holder removed the temporary (removeLockTemporaries): the lock is taken.
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === "EEXIST" || code === "ENOENT") return false;
     throw error;
   } finally {
     await rm(temporary, { force: true });

@@ -59,7 +59,7 @@ import { openDigestRecord } from "./digestRecord.js";
 import { observeState, type SeenFile, seeUnchanged } from "./fileState.js";
 import { refuseHostChange } from "./hostChange.js";
 import { openInputCacheFolder } from "./inputCacheFolder.js";
-import { type InputsRecord, readInputsRecord } from "./inputsRecord.js";
+import { type InputsRecord, readInputsRecord, recordedDigests } from "./inputsRecord.js";
 import { readKeptServices, recordServiceRoutes } from "./keptServices.js";
 import {
   findUpToDateSite,
@@ -250,7 +250,10 @@ async function buildLocked(
     );
     // Logos made from source images (src/logos, issue 27), before anything is written; published
     // first, so SI never names a logo not yet there.
-    const logos = await planLogoDocuments(broadcaster, outDir, { force });
+    const logos = await planLogoDocuments(broadcaster, outDir, {
+      force,
+      published: recordedDigests(state),
+    });
     const tally = new PlanTally();
     // Carried over with --keep-going: the SI entries of the services that broke.
     const carriedTo = new Map([

@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { localDateOf } from "../time/wallClock.js";
-import { afterLooking, planUpToDate, type StoredStamp, stampCheck } from "./buildPlan.js";
+import { afterLooking, planUpToDate, stampCheck } from "./buildPlan.js";
 import { type BuildState, commitBuildState } from "./buildState.js";
 import { recordedState, type SeenFile, seeFile, seeUnchanged } from "./fileState.js";
 import { restateRecordedFiles } from "./inputsRecord.js";
+import type { StoredStamp } from "./stateParts.js";
 
 /**
  * What a complete, error-free build leaves behind (the state's `stamp` part, buildState.ts) so
@@ -20,12 +21,6 @@ export interface BuildStamp<Report> {
   report: Report;
 }
 
-interface StampFile<Report> extends Omit<BuildStamp<Report>, "inputs"> {
-  /** stampCheck(): the inputs, the day and the report, so that none can be moved on alone. */
-  check: string;
-  files: Record<string, [state: string, digest: string]>;
-}
-
 /**
  * Set in the state written last, when every file of the build is in place and the stale ones
  * are pruned. `known`: files the build already knows (from the document record), so those are
@@ -38,7 +33,7 @@ export function recordBuildStamp<Report>(
   known: ReadonlyMap<string, SeenFile> = new Map(),
 ): void {
   const { outDir } = state;
-  const files: StampFile<Report>["files"] = {};
+  const files: StoredStamp["files"] = {};
   const at = Date.now();
   for (const path of [...paths].sort()) {
     const file = known.get(path) ?? seeFile(join(outDir, path));
@@ -46,8 +41,7 @@ export function recordBuildStamp<Report>(
   }
   const { inputs, timeZone, today, report } = stamp;
   const check = stampCheck(inputs, timeZone, today, report);
-  const section: StampFile<Report> = { check, timeZone, today, report, files };
-  state.stamp = { ...section };
+  state.stamp = { check, timeZone, today, report, files };
 }
 
 export interface UpToDateSite<Report> {
@@ -73,7 +67,7 @@ export function readUpToDateSite<Report>(
   now: number,
   rebuild: (reason: string) => void = () => {},
 ): UpToDateSite<Report> | undefined {
-  const stamp = state.stamp as StoredStamp | undefined;
+  const { stamp } = state;
   const planned = planUpToDate<Report>({
     unfinished: state.unfinished,
     damaged: state.notes,
@@ -112,15 +106,15 @@ export function readUpToDateSite<Report>(
  */
 function restateFiles(state: BuildState, restated: ReadonlyMap<string, SeenFile>): void {
   const at = Date.now();
-  const { files } = state.stamp as Pick<StampFile<unknown>, "files">;
+  const files = state.stamp?.files ?? {};
   for (const [path, seen] of restated) files[path] = [recordedState(seen, at), seen.digest];
   restateRecordedFiles(state, restated, at);
   commitBuildState(state);
 }
 
-function dayOf(timeZone: unknown, now: number): string | undefined {
+function dayOf(timeZone: string | undefined, now: number): string | undefined {
   try {
-    return typeof timeZone === "string" ? localDateOf(timeZone, now) : undefined;
+    return timeZone === undefined ? undefined : localDateOf(timeZone, now);
   } catch {
     return undefined;
   }

@@ -1,17 +1,19 @@
 import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { debug } from "../debug/debugLog.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
-import { type DocumentRecord, parseVersionRecords } from "./documentVersions.js";
-import { leftOldStateFiles, readOldState } from "./migrateOldState.js";
-import { isSitePath, parseOwnedPaths } from "./ownershipManifest.js";
+import { isSitePath } from "./ownershipManifest.js";
+import { DamagedStateError, readStateFile, type ShortcutNotes, STATE_DIR } from "./stateFolder.js";
 import {
-  cacheSection,
-  DamagedStateError,
-  readStateFile,
-  type ShortcutNotes,
-  STATE_DIR,
-} from "./stateFolder.js";
+  type DocumentRecord,
+  emptyParts,
+  INSTEAD,
+  PART_NAMES,
+  type PartName,
+  partSum,
+  type StateParts,
+  type StoredStamp,
+  VALIDATORS,
+} from "./stateParts.js";
 
 /**
  * What the build remembers, in one file, `out/_spi-static/state.json`, written atomically when a
@@ -19,16 +21,11 @@ import {
  * unfinished. Read once at the start of a build (under the lock, which buildSite holds for the
  * whole build); written by commitBuildState only (publishSite: once before pruning, once after).
  *
- * Parts and their failure policy:
- * - `owned` (ownershipManifest.ts) and `versions` (documentVersions.ts) decide what may be
- *   deleted and which versions were handed out: damaged, they stop the build
- *   (DamagedStateError: the file, what is wrong, what to do; nothing written). So does a
- *   state.json that cannot be read or parsed at all, and a damaged journal.
- * - `documents` (inputsRecord.ts), `checks` (checkRecord.ts), `digests` (digestRecord.ts),
- *   `stamp` (buildStamp.ts) only save work: damaged, they are ignored, said in `notes`, and
- *   written anew. Each owner checks its own entries. So is `services` (keptServices.ts: what
- *   each service was published as), which only `--keep-going` reads; without it a broken
- *   service is looked for under the provider's host and its id.
+ * Its parts are stateParts.ts's, each written on a line of its own with a sum beside it
+ * (`sums`). Damage never stops a build: a part that fails its validator or its sum is dropped,
+ * its work done again (stateParts.ts INSTEAD) and said in `notes`; a state.json that is not
+ * JSON at all is dropped whole, as are journal lines that are not journal lines. Only a state
+ * of a format this spi-static does not know (a newer one's) stops it, unread.
  *
  * The journal has a line per path a build is about to create ("owns <path>") and per version it
  * is about to publish ("version <n> <path>"), appended before each batch's files are written.
@@ -38,9 +35,6 @@ export const STATE_PATH = `${STATE_DIR}/state.json`;
 export const STATE_JOURNAL_PATH = `${STATE_DIR}/state.journal`;
 /** state.json's format; a file of another one is refused rather than misread. */
 export const STATE_FORMAT = 1;
-
-/** A part that only saves work, as stored: its owner reads and writes its entries. */
-export type CacheSection = Record<string, unknown>;
 
 export interface BuildState {
   readonly outDir: string;
@@ -52,123 +46,120 @@ export interface BuildState {
   journaledVersions: Map<string, number>;
   /** A journal was found: a build was killed or failed since the state was written. */
   unfinished: boolean;
-  documents: CacheSection;
-  checks: CacheSection;
-  digests: CacheSection;
-  services: CacheSection;
+  documents: StateParts["documents"];
+  checks: StateParts["checks"];
+  digests: StateParts["digests"];
+  services: StateParts["services"];
   /** buildStamp.ts; none after a build with errors, and until the stale files are pruned. */
-  stamp: CacheSection | undefined;
-  /** The damaged parts that were ignored (BuildSummary.notes). */
+  stamp: StoredStamp | undefined;
+  /** The damaged parts that were dropped, and what the build did instead (BuildSummary.notes). */
   readonly notes: ShortcutNotes;
-  /** Records of the format before state.json (migrateOldState.ts): removed once it is written. */
-  oldFiles: string[];
 }
 
-/** The parts of a state, checked (from state.json, or the records before it). */
-export type StoredState = Pick<
-  BuildState,
-  "owned" | "versions" | "documents" | "checks" | "digests" | "services" | "stamp"
->;
+const START_OVER =
+  "the files earlier builds wrote then count as foreign and are left alone, and versions go " +
+  "on from the published files' own.";
+const REMEDY = `Delete it to start over: ${START_OVER}`;
 
-const STATE_REMEDY =
-  "Delete it to start over: the files earlier builds wrote then count as foreign and are left " +
-  "alone, and versions go on from those of the published files.";
-const JOURNAL_REMEDY =
-  "Delete it to go on: the files a killed build was creating then count as foreign, and a " +
-  "version it gave to a file it was writing could be given again.";
-
-/**
- * The state the last complete build left, with what unfinished builds journaled since. Without
- * state.json, the records of the format before it are read once (migrateOldState.ts); without
- * either, the state of a first build.
- */
+/** The state the last complete build left, with what unfinished builds journaled since. */
 export function readBuildState(outDir: string, notes: ShortcutNotes = []): BuildState {
-  const text = readStateFile(outDir, STATE_PATH, STATE_REMEDY);
-  const old = text === undefined ? readOldState(outDir, notes) : undefined;
-  if (old) debug("publish", () => `state taken from the records before state.json: ${old.files}`);
-  const stored = text === undefined ? old?.state : parseState(outDir, text, notes);
+  const text = readStateFile(outDir, STATE_PATH, REMEDY);
+  const parts =
+    text === undefined ? emptyParts() : parseState(join(outDir, STATE_PATH), text, notes);
   const state: BuildState = {
     outDir,
-    owned: new Set(),
-    versions: new Map(),
-    documents: {},
-    checks: {},
-    digests: {},
-    services: {},
-    stamp: undefined,
-    ...stored,
-    journaledVersions: old?.journaledVersions ?? new Map(),
-    unfinished: old?.unfinished ?? false,
+    owned: new Set(parts.owned),
+    versions: new Map(Object.entries(parts.versions)),
+    documents: parts.documents,
+    checks: parts.checks,
+    digests: parts.digests,
+    services: parts.services,
+    stamp: parts.stamp ?? undefined,
+    journaledVersions: new Map(),
+    unfinished: false,
     notes,
-    // With state.json: the old records a build killed between writing it and removing them left.
-    oldFiles: text === undefined ? (old?.files ?? []) : leftOldStateFiles(outDir),
   };
   readJournal(state);
   return state;
 }
 
-function parseState(outDir: string, text: string, notes: ShortcutNotes): StoredState {
-  const path = join(outDir, STATE_PATH);
-  const damaged = (problem: string) => new DamagedStateError(path, problem, STATE_REMEDY);
-  let file: Record<string, unknown>;
+/** The parts that pass their checks; the others are a first build's, said in `notes`. */
+function parseState(path: string, text: string, notes: ShortcutNotes): StateParts {
+  let file: unknown;
   try {
     file = JSON.parse(text);
   } catch {
-    throw damaged("it is not valid JSON");
+    // Cut short (a full disk) or overwritten: nothing in it can be told from damage.
   }
   if (typeof file !== "object" || file === null || Array.isArray(file)) {
-    throw damaged("it is not a JSON object");
+    notes.push(
+      `${path} is not a JSON object (cut short or damaged): dropped whole; the build went on as ` +
+        `a first build would: ${INSTEAD.owned}, and ${INSTEAD.versions}; it is written anew`,
+    );
+    return emptyParts();
   }
-  if (file.formatVersion !== STATE_FORMAT) {
-    throw damaged(
-      typeof file.formatVersion === "number"
-        ? `its formatVersion is ${file.formatVersion}, which this spi-static does not know (a newer one wrote it?)`
-        : "it has no formatVersion",
+  const stored = file as Record<string, unknown>;
+  if (stored.formatVersion !== STATE_FORMAT && typeof stored.formatVersion === "number") {
+    throw new DamagedStateError(
+      path,
+      `its formatVersion is ${stored.formatVersion}, which this spi-static does not know (a newer one wrote it?)`,
+      `Build with the spi-static that wrote it, or delete it to start over: ${START_OVER}`,
     );
   }
-  const part = (name: string) => (problem: string) => damaged(`"${name}": ${problem}`);
-  const cache = (name: string) => cacheSection(file[name], `${path} ("${name}")`, notes);
-  return {
-    owned: parseOwnedPaths(file.owned, part("owned")),
-    versions: parseVersionRecords(file.versions, part("versions")),
-    documents: cache("documents"),
-    checks: cache("checks"),
-    digests: cache("digests"),
-    // Absent in a state.json written before it: no note, as for a first build.
-    services: file.services === undefined ? {} : cache("services"),
-    stamp: file.stamp === null ? undefined : cache("stamp"),
-  };
+  // A state written before the sums were has none: its parts are checked by their shape alone.
+  const sums = stored.sums === undefined ? undefined : Object(stored.sums);
+  const parts: Record<PartName, unknown> = { ...emptyParts() };
+  for (const name of PART_NAMES) {
+    const value = stored[name];
+    // Absent from a state.json written before it was a part: as on a first build, unsaid.
+    if (value === undefined && name === "services") continue;
+    // A digest changed by a byte has its shape, and would be read as its data file changing:
+    // without a sum (a state written before them) every file is hashed again, once.
+    if (sums === undefined && name === "digests") continue;
+    const problem =
+      value === undefined
+        ? "is missing"
+        : !VALIDATORS[name](value)
+          ? "is not of its shape"
+          : sums && sums[name] !== partSum(JSON.stringify(value))
+            ? "does not match its sum (changed since it was written)"
+            : undefined;
+    if (problem === undefined) parts[name] = value;
+    else
+      notes.push(`${path} ("${name}") ${problem}: dropped; ${INSTEAD[name]}; it is written anew`);
+  }
+  return parts as unknown as StateParts;
 }
 
 const OWNS = "owns ";
 const VERSION = /^version (\d+) (.*)$/s;
 
-/** Adds what unfinished builds journaled; a damaged journal stops the build. */
+/** Adds what unfinished builds journaled; lines that are not journal lines are dropped, said. */
 function readJournal(state: BuildState): void {
-  const text = readStateFile(state.outDir, STATE_JOURNAL_PATH, JOURNAL_REMEDY);
+  const text = readStateFile(state.outDir, STATE_JOURNAL_PATH, REMEDY);
   if (text === undefined) return;
   state.unfinished = true;
   const lines = text.split("\n");
   lines.pop();
-  for (const [i, line] of lines.entries()) {
+  let damaged = 0;
+  for (const line of lines) {
     const version = VERSION.exec(line);
+    const [number, path] = [Number(version?.[1]), version?.[2] ?? ""];
     if (line.startsWith(OWNS) && isSitePath(line.slice(OWNS.length))) {
       state.owned.add(line.slice(OWNS.length));
-    } else if (version && isJournaledVersion(Number(version[1]), version[2] as string)) {
-      const [number, path] = [Number(version[1]), version[2] as string];
+    } else if (version && Number.isSafeInteger(number) && number >= 1 && isSitePath(path)) {
       state.journaledVersions.set(path, Math.max(number, state.journaledVersions.get(path) ?? 0));
     } else {
-      throw new DamagedStateError(
-        join(state.outDir, STATE_JOURNAL_PATH),
-        `line ${i + 1} is not "owns <path>" or "version <number> <path>"`,
-        JOURNAL_REMEDY,
-      );
+      damaged++;
     }
   }
-}
-
-function isJournaledVersion(version: number, path: string): boolean {
-  return Number.isSafeInteger(version) && version >= 1 && isSitePath(path);
+  if (damaged > 0) {
+    state.notes.push(
+      `${join(state.outDir, STATE_JOURNAL_PATH)}: ${damaged} of its ${lines.length} lines are not ` +
+        `"owns <path>" or "version <number> <path>": dropped; the files a killed build was ` +
+        `creating count as foreign and are left alone, and ${INSTEAD.versions}`,
+    );
+  }
 }
 
 /**
@@ -192,7 +183,7 @@ export function journalBatch(
 
 /**
  * Writes state.json (atomically) from `state`, owning `owned` and recording `versions`; then
- * the journal and the records of the format before it are no longer needed.
+ * the journal is no longer needed.
  */
 export function commitBuildState(
   state: BuildState,
@@ -202,24 +193,24 @@ export function commitBuildState(
   }: { owned?: Iterable<string>; versions?: ReadonlyMap<string, DocumentRecord> } = {},
 ): void {
   const paths = [...owned].sort();
-  const parts: [string, unknown][] = [
-    ["owned", paths],
-    ["versions", Object.fromEntries(versions)],
-    ["documents", state.documents],
-    ["checks", state.checks],
-    ["digests", state.digests],
-    ["services", state.services],
-    ["stamp", state.stamp ?? null],
-  ];
+  const parts: StateParts = {
+    owned: paths,
+    versions: Object.fromEntries(versions),
+    documents: state.documents,
+    checks: state.checks,
+    digests: state.digests,
+    services: state.services,
+    stamp: state.stamp ?? null,
+  };
+  const lines = PART_NAMES.map((name) => [name, JSON.stringify(parts[name])] as const);
+  const sums = Object.fromEntries(lines.map(([name, json]) => [name, partSum(json)]));
   // A part per line: a reader (or diff) sees at a glance which part changed.
-  const text = `{"formatVersion":${STATE_FORMAT},"generator":"spi-static",\n${parts
-    .map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`)
-    .join(",\n")}}\n`;
+  const text = `{"formatVersion":${STATE_FORMAT},"generator":"spi-static",\n${lines
+    .map(([name, json]) => `${JSON.stringify(name)}:${json},\n`)
+    .join("")}"sums":${JSON.stringify(sums)}}\n`;
   const { outDir } = state;
   writeFileAtomically(join(outDir, STATE_PATH), text);
   rmSync(join(outDir, STATE_JOURNAL_PATH), { force: true });
-  for (const path of state.oldFiles) rmSync(join(outDir, path), { force: true, recursive: true });
-  state.oldFiles = [];
   state.owned = new Set(paths);
   state.journaledVersions = new Map();
   state.unfinished = false;

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import type { Provider, Service } from "../load/model/broadcaster.js";
-import type { DayByDayCheck } from "../schedule/rollCheck.js";
 import type { LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
 import type { RecordedCheck } from "./buildPlan.js";
 import type { BuildState } from "./buildState.js";
@@ -14,9 +13,8 @@ import type { BuildState } from "./buildState.js";
  * the working folder and the data folder (problems name files by both: a moved data folder
  * gives other names), the provider and the service's own files (their digests,
  * Service.sources); with it, the days it was laid out for and the check split by day. Kept in
- * the state's `checks` part (buildState.ts), written only by a build that publishes; a stale,
- * damaged or old-shaped entry (before the days were kept apart from the key) is never wrong,
- * only unused.
+ * the state's `checks` part (stateParts.ts checks its shape), written only by a build that
+ * publishes; a stale entry is never wrong, only unused, and a damaged part is dropped whole.
  */
 export interface CheckRecord {
   /** Each service's recorded check by id, under the key it was made with (buildPlan.ts decides). */
@@ -27,39 +25,21 @@ export interface CheckRecord {
   commit(provider: Provider, span: LayoutSpan, checks: ReadonlyMap<Service, ServiceCheck>): void;
 }
 
-type RecordFile = Record<string, RecordedCheck>;
-
 export function openCheckRecord(state: BuildState, program: string, dataDir: string): CheckRecord {
-  const recorded = state.checks as Partial<Record<string, Partial<RecordedCheck>>>;
   const keyOf = (provider: Provider, service: Service) =>
     createHash("sha256")
       .update(
         [program, process.cwd(), resolve(dataDir), provider.sources, service.sources].join("\0"),
       )
       .digest("base64url");
-  const entries = new Map<string, RecordedCheck>();
-  for (const [id, entry] of Object.entries(recorded)) {
-    const { key, span, check } = entry ?? {};
-    if (
-      typeof key !== "string" ||
-      !isSpan(span) ||
-      !Array.isArray(check?.problems) ||
-      !Array.isArray(check.given)
-    ) {
-      continue;
-    }
-    const { problems, given, dayByDay } = check;
-    entries.set(id, {
-      key,
-      span,
-      check: { problems, given, dayByDay: isDayByDay(dayByDay) ? dayByDay : undefined },
-    });
-  }
+  // A recorded error is never reported as recorded: its service is checked again, so an error
+  // only ever stops a build because today's data has it (an edited or restored state cannot).
+  const entries = new Map(Object.entries(state.checks).filter(([, { check }]) => !hasError(check)));
   return {
     recorded: entries,
     keyOf,
     commit(provider, span, checks) {
-      const record: RecordFile = {};
+      const record: BuildState["checks"] = {};
       for (const [service, check] of checks) {
         record[service.id] = { key: keyOf(provider, service), span, check };
       }
@@ -68,42 +48,19 @@ export function openCheckRecord(state: BuildState, program: string, dataDir: str
   };
 }
 
-function isSpan(value: unknown): value is LayoutSpan {
-  const span = value as Partial<LayoutSpan> | null | undefined;
-  return typeof span?.from === "string" && typeof span.to === "string";
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** A day-by-day part as rollCheck reads it; a damaged one is dropped (the service is laid out). */
-function isDayByDay(value: unknown): value is DayByDayCheck {
-  if (!isObject(value) || !isSpan(value.span)) return false;
-  const { load, days, majority, beyond, episodeLists } = value;
-  const problems = (list: unknown) => Array.isArray(list) && list.every(isObject);
-  return (
-    problems(load) &&
-    isObject(days) &&
-    Object.values(days).every(
-      (parts) => isObject(parts) && problems(parts.attach) && problems(parts.parts),
-    ) &&
-    isObject(majority) &&
-    Object.values(majority).every(isObject) &&
-    Array.isArray(beyond) &&
-    beyond.every(
-      (entry) =>
-        Array.isArray(entry) &&
-        entry.length === 2 &&
-        typeof entry[0] === "string" &&
-        problems(entry[1]),
-    ) &&
-    Array.isArray(episodeLists) &&
-    episodeLists.every(
-      (dates) =>
-        dates === null ||
-        (Array.isArray(dates) &&
-          dates.length === 2 &&
-          dates.every((date) => typeof date === "string")),
-    )
-  );
+/**
+ * Whether the check reports an error, or holds one a roll would report as found. The days
+ * beyond the span are left out: what they find is reported as a warning (schedule/rollCheck.ts).
+ */
+function hasError({ problems, dayByDay }: ServiceCheck): boolean {
+  const days = Object.values(dayByDay?.days ?? {}).flatMap(({ attach, parts }) => [
+    ...attach,
+    ...parts,
+  ]);
+  return [
+    ...problems,
+    ...(dayByDay?.load ?? []),
+    ...days,
+    ...Object.values(dayByDay?.majority ?? {}),
+  ].some(({ severity }) => severity === "error");
 }

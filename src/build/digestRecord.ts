@@ -9,11 +9,10 @@ export interface DigestRecord extends KnownDigests {
   commit(): void;
 }
 
-type RecordFile = Record<string, [state: string, digest: string]>;
-
 /**
  * The data files' digests (load/files/knownDigests.ts) in the state's `digests` part (buildState.ts),
- * by device and inode. Written only by a build that publishes; a damaged part is only unused, and
+ * by device and inode. Written only by a build that publishes; a damaged part is dropped when read
+ * (stateParts.ts: every file is hashed again, never taken as changed), and
  * `readEarlier: false` (`--force`) uses none.
  */
 export function openDigestRecord(
@@ -21,16 +20,14 @@ export function openDigestRecord(
   startedAt: number,
   { readEarlier = true }: { readEarlier?: boolean } = {},
 ): DigestRecord {
-  const recorded = (readEarlier ? state.digests : {}) as Partial<RecordFile>;
-  const kept: RecordFile = {};
+  const recorded: Partial<BuildState["digests"]> = readEarlier ? state.digests : {};
+  const kept: BuildState["digests"] = {};
   const counts = { known: 0, hashed: 0 };
   return {
     find(stats) {
       const { id, state } = fileIdentity(stats);
       const entry = recorded[id];
-      if (!Array.isArray(entry) || entry[0] !== state || typeof entry[1] !== "string") {
-        return undefined;
-      }
+      if (entry?.[0] !== state) return undefined;
       kept[id] = entry;
       counts.known++;
       return entry[1];

@@ -1,6 +1,6 @@
 import { contentDigest, findStamp, sameDocument, withVersion } from "../publish/sameDocument.js";
 import type { BuildState } from "./buildState.js";
-import { isSitePath } from "./ownershipManifest.js";
+import type { DocumentRecord } from "./stateParts.js";
 
 /**
  * `version` on SI and PI (TS 102 818 tables 14 and 19: "shall be incremented by one for every
@@ -10,23 +10,18 @@ import { isSitePath } from "./ownershipManifest.js";
  * What counts as a change: any byte of the document outside its stamp (`creationTime` and
  * `version`, see sameDocument.ts). An unchanged document keeps its version and is not written.
  *
- * The state: for each published SI and PI file, the version it carries and the SHA-256 of its
- * content, in the `versions` part of `out/_spi-static/state.json` (written when a build
- * completes), plus the journal's "version <n> <path>" lines: every new version is journaled before its
- * document is written, so after a build killed at any point the next one still knows the
- * highest version each path may have published, and never reuses a number for other content.
- * The published file's own version is a floor too, so a lost state folder never lowers one. A
- * document of which nothing is known (a first build, or a CI runner whose state and out/ were
- * both lost) starts at the build's clock (versionFloor), not at 1: above every version handed out
- * before, so a lost state never repeats a version for other content, while a document with a
- * history still grows by one as the standard asks.
+ * Its witnesses: the record (for each published SI and PI file, the version it carries and the
+ * SHA-256 of its content, in the `versions` part of `out/_spi-static/state.json`), the journal's
+ * "version <n> <path>" lines (every new version is journaled before its document is written, so
+ * a build killed at any point loses none) and the published file itself. When they agree (the
+ * file carries its recorded version and content, or a version a killed build journaled since),
+ * a changed document gets one more than the highest, as the standard asks. When one is missing
+ * or they disagree (a file whose version lost a digit, a file restored from an older out/ or
+ * carrying other content than recorded at its version, a state older than the files, a file
+ * gone), nobody can tell which versions were handed out since: the document gets at least the
+ * build's clock (versionFloor), above every version handed out before, so no number is given
+ * twice for different content; so does a document of which nothing is known (a first build).
  */
-export interface DocumentRecord {
-  version: number;
-  /** contentDigest of the bytes published with that version. */
-  content: string;
-}
-
 /** A rendered document with its version decided. */
 export interface SettledDocument {
   content: Buffer;
@@ -34,27 +29,35 @@ export interface SettledDocument {
   changed: boolean;
 }
 
+/** What is known of a path's versions; `content`: contentDigest of the published bytes. */
+export interface VersionWitnesses {
+  recorded?: DocumentRecord | undefined;
+  published?: DocumentRecord | undefined;
+  /** The highest version unfinished builds journaled. */
+  journaled?: number | undefined;
+}
+
 /**
- * The version of a rendered document. Unchanged from the published file: that file's version.
- * Else one more than any version this path may have carried (recorded, published, journaled),
- * or `floor` (the build's clock, versionFloor) when it may have carried none, except that a file
- * that is gone comes back under its recorded version if its content is the same and no higher
- * version was published since.
+ * The version of a document rendered with `content` (its contentDigest). The published file's
+ * when that is the same content and no record disagrees with it; else one more than the highest version
+ * the path may have carried when they agree, and at least `floor` (the build's clock,
+ * versionFloor) when they do not.
  */
 export function decideVersion(
-  recorded: DocumentRecord | undefined,
-  published: { version: number; same: boolean } | undefined,
+  { recorded, published, journaled = 0 }: VersionWitnesses,
   content: string,
-  journaled = 0,
   floor = 0,
 ): number {
-  if (published?.same) return published.version;
-  const publishedVersion = published?.version ?? 0;
-  const highest = Math.max(recorded?.version ?? 0, publishedVersion, journaled);
-  if (recorded?.content === content && recorded.version === highest && publishedVersion === 0) {
-    return recorded.version;
-  }
-  return highest === 0 ? Math.max(1, floor) : highest + 1;
+  const agree =
+    recorded !== undefined &&
+    published !== undefined &&
+    (published.version === recorded.version
+      ? published.content === recorded.content
+      : published.version > recorded.version && published.version <= journaled);
+  // Unchanged, and no record says otherwise (none is left after a lost or damaged state).
+  if (published?.content === content && (agree || recorded === undefined)) return published.version;
+  const highest = Math.max(recorded?.version ?? 0, published?.version ?? 0, journaled);
+  return agree ? highest + 1 : Math.max(highest + 1, floor);
 }
 
 /** Versions from the build's clock count seconds from here (2020-01-01T00:00:00Z). */
@@ -71,27 +74,6 @@ export function versionFloor(now: number): number {
   return Math.max(0, Math.floor((now - VERSION_EPOCH) / 1000));
 }
 
-/**
- * The version records as stored (state.json's `versions`). A damaged one is `damaged` (the
- * caller throws DamagedStateError), for a version guessed could repeat.
- */
-export function parseVersionRecords(
-  value: unknown,
-  damaged: (problem: string) => Error,
-): Map<string, DocumentRecord> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw damaged("it has no version records");
-  }
-  const records = new Map<string, DocumentRecord>();
-  for (const [path, record] of Object.entries(value)) {
-    if (!isSitePath(path) || !isRecord(record)) {
-      throw damaged(`the entry for ${JSON.stringify(path).slice(0, 120)} is not a version record`);
-    }
-    records.set(path, record);
-  }
-  return records;
-}
-
 export class DocumentVersions {
   private constructor(
     /** The state's records, and this build's decisions as it makes them. */
@@ -104,7 +86,7 @@ export class DocumentVersions {
 
   /**
    * The last complete build's records, with what later unfinished builds journaled on top
-   * (buildState.ts reads both, and refuses damaged ones).
+   * (buildState.ts reads both, and drops damaged ones).
    */
   static of(state: BuildState, floor = 0): DocumentVersions {
     return new DocumentVersions(state.versions, state.journaledVersions, floor);
@@ -119,21 +101,24 @@ export class DocumentVersions {
     const publishedStamp = published && findStamp(path, published);
     const same = publishedStamp !== undefined && sameDocument(path, published as Buffer, rendered);
     const recorded = this.records.get(path);
-    // Same as the file its record describes: the recorded digest is this content's, so a document
-    // rendered again without a change (--force, a changed input that changes nothing) is not hashed.
-    const content =
-      same && recorded?.version === publishedStamp?.version
-        ? recorded.content
-        : contentDigest(rendered, stamp);
+    const content = contentDigest(rendered, stamp);
+    // The published file's content: hashed only to compare with the record at the same version.
+    const publishedContent = same
+      ? content
+      : publishedStamp && publishedStamp.version === recorded?.version
+        ? contentDigest(published as Buffer, publishedStamp)
+        : "";
     const version = decideVersion(
-      recorded,
-      publishedStamp && { version: publishedStamp.version, same },
+      {
+        recorded,
+        published: publishedStamp && { version: publishedStamp.version, content: publishedContent },
+        journaled: this.journaledVersions.get(path),
+      },
       content,
-      this.journaledVersions.get(path),
       this.floor,
     );
     this.records.set(path, { version, content });
-    return same
+    return same && version === publishedStamp?.version
       ? { content: published as Buffer, changed: false }
       : { content: withVersion(rendered, stamp, version), changed: true };
   }
@@ -163,16 +148,4 @@ export class DocumentVersions {
     }
     return records;
   }
-}
-
-function isRecord(value: unknown): value is DocumentRecord {
-  const record = value as Partial<DocumentRecord> | null;
-  return (
-    typeof record === "object" &&
-    record !== null &&
-    Number.isSafeInteger(record.version) &&
-    (record.version as number) >= 1 &&
-    typeof record.content === "string" &&
-    /^[0-9a-f]{64}$/.test(record.content)
-  );
 }

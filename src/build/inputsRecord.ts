@@ -19,31 +19,28 @@ export interface RecordedInputs {
 
 export type InputsRecord = Map<string, RecordedInputs>;
 
-/** As stored in the state's `documents` part: path → [inputs, file state, file digest]. */
-type StoredEntry = [inputs: string, state: string, digest: string];
-
 /**
  * The last complete build's record; empty when there is none, or when the state's part is
- * damaged (buildState.ts ignores it, said in notes): then every document is rendered and
+ * damaged (dropped when read, said in notes: stateParts.ts): then every document is rendered and
  * compared, as on a first build. A stale record is never wrong either: a file is reused only if
  * it still is the file recorded.
  */
 export function readInputsRecord(state: BuildState): InputsRecord {
   const record: InputsRecord = new Map();
-  for (const [path, entry] of Object.entries(state.documents)) {
-    if (Array.isArray(entry) && entry.every((part) => typeof part === "string")) {
-      const [inputs = "", fileState = "", digest = ""] = entry;
-      if (/^[0-9a-f]{64}$/.test(digest)) {
-        record.set(path, { inputs, file: { state: fileState, digest } });
-      }
-    }
+  for (const [path, [inputs, fileState, digest]] of Object.entries(state.documents)) {
+    record.set(path, { inputs, file: { state: fileState, digest } });
   }
   return record;
 }
 
+/** Each recorded file's digest, as the last complete build published it. */
+export function recordedDigests(state: BuildState): Map<string, string> {
+  return new Map(Object.entries(state.documents).map(([path, [, , digest]]) => [path, digest]));
+}
+
 /** Replaces the record in the state (written with it). */
 export function writeInputsRecord(state: BuildState, record: InputsRecord): void {
-  const documents: Record<string, StoredEntry> = {};
+  const documents: BuildState["documents"] = {};
   const at = Date.now();
   for (const [path, { inputs, file }] of [...record].sort(([a], [b]) => (a < b ? -1 : 1))) {
     documents[path] = [inputs, recordedState(file, at), file.digest];
@@ -61,10 +58,10 @@ export function restateRecordedFiles(
   files: ReadonlyMap<string, SeenFile>,
   at: number,
 ): void {
-  const documents = state.documents as Partial<Record<string, StoredEntry>>;
+  const documents: Partial<BuildState["documents"]> = state.documents;
   for (const [path, file] of files) {
     const entry = documents[path];
-    if (Array.isArray(entry) && entry[2] === file.digest) {
+    if (entry?.[2] === file.digest) {
       documents[path] = [entry[0], recordedState(file, at), file.digest];
     }
   }

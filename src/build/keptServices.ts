@@ -12,7 +12,7 @@ import type { BuildState } from "./buildState.js";
  * broken data may no longer say (its own `radiodns` FQDN or serviceIdentifier, its bearers): each
  * build records every service's routes in the state's `services` part (id → ServiceRoutes), and
  * a service that broke is kept by its recorded routes. Without a record (a state from before it,
- * or a damaged part, which is ignored and noted) it is looked for under the provider's host and
+ * or a damaged part, dropped and noted: stateParts.ts) it is looked for under the provider's host and
  * its id, as the default radiodns is.
  */
 export interface KeptServices {
@@ -35,7 +35,7 @@ export function readKeptServices(
   radiodnsHost: string,
   broken: string[],
 ): KeptServices {
-  const recorded = recordedRoutes(state);
+  const recorded = new Map(Object.entries(state.services));
   const ownedPaths = [...state.owned];
   const routes = new Map<string, ServiceRoutes>();
   const paths: string[] = [];
@@ -72,19 +72,6 @@ export function recordServiceRoutes(
   const record: Record<string, ServiceRoutes> = Object.fromEntries(kept.routes);
   for (const service of published) record[service.id] = routesOf(service);
   state.services = record;
-}
-
-/** The recorded routes by service id; an entry of another shape is not used. */
-function recordedRoutes(state: BuildState): Map<string, ServiceRoutes> {
-  const routes = new Map<string, ServiceRoutes>();
-  for (const [id, entry] of Object.entries(state.services)) {
-    const { key, bearers } = (entry ?? {}) as Partial<ServiceRoutes>;
-    const isKey = typeof key === "string" && /^[^/\s]+\/[^/\s]+$/.test(key);
-    if (isKey && Array.isArray(bearers) && bearers.every((b) => typeof b === "string")) {
-      routes.set(id, { key, bearers });
-    }
-  }
-  return routes;
 }
 
 function readOptional(path: string): string | undefined {

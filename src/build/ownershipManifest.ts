@@ -39,15 +39,3 @@ export function isSitePath(path: string): boolean {
     !path.startsWith(`${STATE_DIR}/`)
   );
 }
-
-/**
- * The owned paths as stored. Ownership decides what a build may replace or delete, so a list
- * that is not one is `damaged` (the caller throws DamagedStateError) rather than guessed at; an
- * entry outside the output folder is never the build's: ignored, so never deleted.
- */
-export function parseOwnedPaths(value: unknown, damaged: (problem: string) => Error): Set<string> {
-  if (!Array.isArray(value)) throw damaged("it has no list of owned files");
-  const owned = new Set<string>();
-  for (const path of value) if (typeof path === "string" && isSitePath(path)) owned.add(path);
-  return owned;
-}

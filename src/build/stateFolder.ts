@@ -11,9 +11,9 @@ export const STATE_DIR = "_spi-static";
 export const LOCK_PATH = `${STATE_DIR}/build.lock`;
 
 /**
- * A state file the build cannot go on without (the ownership and version parts of the state,
- * and the journal) is damaged: named, with what is wrong and what to do. Nothing was written.
- * The parts that only save work are never this: they are ignored (ShortcutNotes).
+ * A state file the build cannot read (a folder in its place, no permission) or of a format this
+ * spi-static does not know: named, with what is wrong and what to do. Nothing was written.
+ * Damaged content is never this: it is dropped and its work done again (buildState.ts).
  */
 export class DamagedStateError extends SpiStaticError {
   readonly kind = "failure";
@@ -32,7 +32,7 @@ export class DamagedStateError extends SpiStaticError {
   }
 }
 
-/** What a build found damaged and ignored in the records that only save it work. */
+/** What a build found damaged in the state and dropped, each with what it did instead. */
 export type ShortcutNotes = string[];
 
 /**
@@ -50,25 +50,4 @@ export function readStateFile(outDir: string, path: string, remedy: string): str
       code === "EISDIR" ? "it is a folder, not a file" : `it cannot be read (${message})`;
     throw new DamagedStateError(full, problem, remedy);
   }
-}
-
-/**
- * A part of the state that only saves work (the document inputs, the checks, the data file
- * digests, the stamp): the object as stored, or an empty one when it is damaged, for then the
- * work is done again, as on a first build. A damaged one is said in `notes` (`where`: the file
- * and the part, what is wrong, what happens).
- */
-export function cacheSection(
-  value: unknown,
-  where: string,
-  notes: ShortcutNotes,
-): Record<string, unknown> {
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    return value as Record<string, unknown>;
-  }
-  notes.push(
-    `${where} ${value === undefined ? "is missing" : "is not a JSON object"}: ignored; ` +
-      "the work it saves was done again, and it is rewritten",
-  );
-  return {};
 }

@@ -7,7 +7,6 @@ import type { LogoRecipe } from "../load/logos/logosFromSource.js";
 import type { Broadcaster, Logo } from "../load/model/broadcaster.js";
 import { InputError } from "../load/text/inputProblem.js";
 import type { PlannedDocument } from "../site/siteContract.js";
-import { imageSizeOf } from "./imageSize.js";
 import { makeLogo } from "./makeLogo.js";
 import { SUPERSEDED_LOGO_GRACE_MS, supersededLogos } from "./supersededLogos.js";
 
@@ -15,16 +14,22 @@ import { SUPERSEDED_LOGO_GRACE_MS, supersededLogos } from "./supersededLogos.js"
  * The logos a build publishes from sources, as documents of the site, each with its bytes ready:
  * made before the first file is written, so a source that fails to make one stops the build
  * with out/ untouched. A logo's name is a hash of everything its bytes depend on, so one already
- * published under its name (and still a whole image of its size) is taken as it is: an unchanged
- * logo is never made again, and a nightly build with unchanged logos makes none
- * (SPI_STATIC_DEBUG=logos says how many were made); `force` (--force) trusts no published one.
+ * published under its name, still the bytes the last build published there (`published`: their
+ * digests, from the state's documents record), is taken as it is: an unchanged logo is never
+ * made again, and a nightly build with unchanged logos makes none (SPI_STATIC_DEBUG=logos says
+ * how many were made); a damaged one, or one no record vouches for, is made again; `force`
+ * (--force) trusts no published one.
  * Logos published before under other names stay for a grace period (supersededLogos.ts), so a
  * radio holding the SI that named them still gets them; `now` is the real clock there.
  */
 export async function planLogoDocuments(
   broadcaster: Broadcaster,
   outDir: string,
-  { force = false, now = Date.now() }: { force?: boolean; now?: number } = {},
+  {
+    force = false,
+    now = Date.now(),
+    published = new Map(),
+  }: { force?: boolean; now?: number; published?: ReadonlyMap<string, string> } = {},
 ): Promise<PlannedDocument[]> {
   const recipes = new Map<string, LogoRecipe>();
   for (const logo of logosOf(broadcaster)) {
@@ -38,7 +43,8 @@ export async function planLogoDocuments(
   // By name without the owner's folder: services sharing a source and options share the bytes.
   const madeHere = new Map<string, Buffer>();
   for (const recipe of recipes.values()) {
-    let bytes = force ? undefined : await publishedLogo(join(outDir, recipe.path), recipe);
+    const recorded = recipe.asIs ? recipe.source.digest : published.get(recipe.path);
+    let bytes = force ? undefined : await publishedLogo(join(outDir, recipe.path), recorded);
     if (bytes) counts.published++;
     else {
       const name = basename(recipe.path);
@@ -69,32 +75,18 @@ function* logosOf({ provider, services }: Broadcaster): Generator<Logo> {
 }
 
 /**
- * The published file at `path` when it is whole: for a hand-drawn image, the source's very bytes;
- * for a made one, a PNG (JPEG) of the recipe's size that ends as one ends (a cut-off write would not).
- * Checked on the bytes alone, so a nightly with nothing to make never loads the image library.
+ * The published file at `path` when its bytes are `digest`'s: for a hand-drawn image the
+ * source's, for a made one those the last build published. Checked on the bytes alone, so a
+ * nightly with nothing to make never loads the image library.
  */
-async function publishedLogo(path: string, recipe: LogoRecipe): Promise<Buffer | undefined> {
-  const bytes = await readFile(path).catch(() => undefined);
+async function publishedLogo(
+  path: string,
+  digest: string | undefined,
+): Promise<Buffer | undefined> {
+  const bytes = digest === undefined ? undefined : await readFile(path).catch(() => undefined);
   if (!bytes) return undefined;
-  if (recipe.asIs) {
-    const digest = createHash("sha256").update(bytes).digest("hex");
-    return digest === recipe.source.digest ? bytes : undefined;
-  }
-  const [width, height] = recipe.size.split("x").map(Number);
-  const size = imageSizeOf(bytes);
-  const end = recipe.format === "jpeg" ? JPEG_END : PNG_END;
-  return size?.format === recipe.format &&
-    size.width === width &&
-    size.height === height &&
-    bytes.subarray(-end.length).equals(end)
-    ? bytes
-    : undefined;
+  return createHash("sha256").update(bytes).digest("hex") === digest ? bytes : undefined;
 }
-
-/** The IEND chunk: length 0, type, CRC. */
-const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
-/** The end-of-image marker. */
-const JPEG_END = Buffer.from([0xff, 0xd9]);
 
 async function madeLogo(recipe: LogoRecipe, library: ImageLibrary): Promise<Buffer> {
   try {

@@ -5,12 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/build/buildSite.js";
+import { SETTLED_MS } from "../../src/build/fileState.js";
+import { partSum } from "../../src/build/stateParts.js";
 import { readPublishedFiles } from "../outputFolder.js";
 
 /**
- * The state in out/_spi-static/ is checked, never trusted (issue 23): a damaged file the build
- * cannot go on without stops it with the file, what is wrong and what to do, and nothing
- * written; a damaged record that only saves work is named and ignored.
+ * The state in out/_spi-static/ is checked, never trusted (issues 23, 33): damage never stops a
+ * build and is never read as a change of the data: a damaged part is dropped, its work done
+ * again, and said with what the build did instead; only a state it cannot read at all (a folder)
+ * or of a format it does not know stops it, with the file, what is wrong and what to do.
  */
 
 const root = await mkdtemp(join(tmpdir(), "spi-damaged-state-"));
@@ -34,72 +37,145 @@ async function builtOnce() {
   return { dir, dataDir, outDir, build, state, asFolder };
 }
 
-/** state.json with one part replaced. */
-async function withPart(path: string, part: string, value: unknown): Promise<void> {
+/** state.json with one part replaced; `summed`: with its sum mended too. */
+async function withPart(
+  path: string,
+  part: string,
+  value: unknown,
+  { summed = false } = {},
+): Promise<void> {
   const state = JSON.parse(await readFile(path, "utf8"));
-  await writeFile(path, JSON.stringify({ ...state, [part]: value }));
+  const sums = summed ? { ...state.sums, [part]: partSum(JSON.stringify(value)) } : state.sums;
+  await writeFile(path, JSON.stringify({ ...state, [part]: value, sums }));
 }
 
-describe("a damaged file the build cannot go on without", () => {
+describe("damage never stops a build", () => {
   it.each([
     [
       "state.journal",
       "3,000 random bytes",
       (path: string) => writeFile(path, randomBytes(3000)),
-      /line \d+ is not "owns <path>" or "version <number> <path>"/,
+      /state\.journal: \d+ of its \d+ lines are not "owns <path>" or "version <number> <path>": dropped;/,
     ],
-    ["state.json", "not JSON", (path: string) => writeFile(path, "{ nope"), /not valid JSON/],
+    [
+      "state.json",
+      "cut short",
+      async (path: string) => writeFile(path, (await readFile(path)).subarray(0, 300)),
+      /state\.json is not a JSON object \(cut short or damaged\): dropped whole; the build went on as a first build would/,
+    ],
     [
       "state.json",
       "3,000 random bytes",
       (path: string) => writeFile(path, randomBytes(3000)),
-      /not valid JSON/,
+      /state\.json is not a JSON object/,
     ],
     [
       "state.json",
       "no owned list",
       (path: string) => withPart(path, "owned", 5),
-      /"owned": it has no list of owned files/,
-    ],
-    [
-      "state.json",
-      "no version records",
-      (path: string) => withPart(path, "versions", 5),
-      /"versions": it has no version records/,
+      /\("owned"\) is not of its shape: dropped; the files earlier builds wrote and this one does not write again count as foreign/,
     ],
     [
       "state.json",
       "a version record that is not one",
       (path: string) => withPart(path, "versions", { "radiodns/spi/3.1/SI.xml": { version: -1 } }),
-      /"versions": the entry for "radiodns\/spi\/3.1\/SI.xml" is not a version record/,
-    ],
-    [
-      "state.json",
-      "another format",
-      (path: string) => withPart(path, "formatVersion", 2),
-      /its formatVersion is 2, which this spi-static does not know/,
+      /\("versions"\) is not of its shape: dropped; versions go on from the published files' own/,
     ],
   ])(
-    "%s (%s) stops it, naming the file, what is wrong and what to do",
-    async (name, _what, damage, problem) => {
+    "%s (%s): the build goes on, says what it dropped and did instead, and versions never go back",
+    async (_name, _what, damage, note) => {
       const { build, state, outDir } = await builtOnce();
-      await damage(state(name));
       const before = await readPublishedFiles(outDir);
-      const failed = build(NEXT_DAY);
-      await expect(failed).rejects.toThrow(`${state(name)} is damaged`);
-      await expect(failed).rejects.toThrow(problem);
-      await expect(failed).rejects.toThrow(/Nothing was written\. Delete it to/);
-      // Only readable text: none of the damaged bytes sprayed into the message.
-      await failed.catch((error: Error) => {
-        expect(error.message).toMatch(/^[\x20-\x7e]+$/);
-        expect(error.message.length).toBeLessThan(400);
-      });
-      expect(await readPublishedFiles(outDir)).toEqual(before);
-      // Doing what it says lets the next build go on.
-      await rm(state(name), { force: true });
-      await expect(build(NEXT_DAY)).resolves.toMatchObject({ upToDate: false });
+      await damage(state(_name));
+      const summary = await build(NEXT_DAY);
+      expect(summary).toMatchObject({ upToDate: false, notes: [expect.stringMatching(note)] });
+      // Only readable text: none of the damaged bytes sprayed into the note.
+      expect(summary.notes[0]).toMatch(/^[\x20-\x7e]+$/);
+      const after = await readPublishedFiles(outDir);
+      for (const [path, content] of after) {
+        const version = /version="(\d+)"/.exec(content.toString())?.[1];
+        const earlier = /version="(\d+)"/.exec(before.get(path)?.toString() ?? "")?.[1];
+        if (version && earlier)
+          expect(Number(version), path).toBeGreaterThanOrEqual(Number(earlier));
+      }
+      // Written anew: the next build has nothing to say.
+      expect((await build(NEXT_DAY + 60_000)).notes).toEqual([]);
     },
   );
+
+  it("a flipped byte in a data file's digest is dropped with its part, never read as the file changing", async () => {
+    const { build, state } = await builtOnce();
+    // A digest is kept only for a data file settled before the build began (fileState.ts).
+    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
+    await build(NEXT_DAY);
+    const text = await readFile(state("state.json"), "utf8");
+    const digests = JSON.parse(text).digests as Record<string, [string, string]>;
+    const [, digest] = Object.values(digests)[0] as [string, string];
+    const flipped = `${digest[0] === "0" ? "1" : "0"}${digest.slice(1)}`;
+    await writeFile(state("state.json"), text.replace(digest, flipped));
+    // The same day: only the digests are wrong, so the data is what the stamp was made from.
+    const summary = await build(NEXT_DAY + 60_000);
+    expect(summary.notes).toEqual([
+      expect.stringMatching(
+        /\("digests"\) does not match its sum .*: dropped; every data file was read and hashed again/,
+      ),
+    ]);
+    expect(summary.problems.filter(({ severity }) => severity === "error")).toEqual([]);
+    expect(await build(NEXT_DAY + 120_000)).toMatchObject({ upToDate: true, notes: [] });
+  });
+
+  it("a recorded error is checked again, never replayed: an edited check does not fail a nightly", async () => {
+    const { build, state } = await builtOnce();
+    const path = state("state.json");
+    const checks = JSON.parse(await readFile(path, "utf8")).checks;
+    const [id] = Object.keys(checks) as [string];
+    const invented = {
+      file: "data/services/invented.yaml",
+      line: 1,
+      column: 1,
+      field: "",
+      severity: "error",
+      message: "invented",
+    };
+    // Where a nightly takes it as found: what reading the service's episodes found.
+    checks[id].check.problems.push(invented);
+    checks[id].check.dayByDay.load.push(invented);
+    // As an editor who also mends the sum would leave it: it passes every check of its shape.
+    await withPart(path, "checks", checks, { summed: true });
+    const summary = await build(NEXT_DAY);
+    expect(summary.notes).toEqual([]);
+    expect(JSON.stringify(summary.problems)).not.toContain("invented");
+  });
+
+  it("a check of another shape is dropped, never printed as undefined:undefined:undefined", async () => {
+    const { build, state } = await builtOnce();
+    const path = state("state.json");
+    const checks = JSON.parse(await readFile(path, "utf8")).checks;
+    for (const entry of Object.values(checks) as { check: { problems: unknown[] } }[]) {
+      entry.check.problems.push({ severity: "warning" });
+    }
+    await withPart(path, "checks", checks, { summed: true });
+    const summary = await build(NEXT_DAY);
+    expect(summary.notes).toEqual([
+      expect.stringMatching(
+        /\("checks"\) is not of its shape: dropped; every service was laid out and checked again/,
+      ),
+    ]);
+    expect(JSON.stringify(summary.problems)).not.toContain("undefined");
+    expect(
+      summary.problems.every(({ file, line }) => file !== undefined && line !== undefined),
+    ).toBe(true);
+  });
+
+  it("stops, naming the file and what to do, only at a format it does not know", async () => {
+    const { build, state, outDir } = await builtOnce();
+    await withPart(state("state.json"), "formatVersion", 2);
+    const before = await readPublishedFiles(outDir);
+    await expect(build(NEXT_DAY)).rejects.toThrow(
+      /state\.json is damaged: its formatVersion is 2, which this spi-static does not know .*Nothing was written\. Build with the spi-static that wrote it, or delete it/,
+    );
+    expect(await readPublishedFiles(outDir)).toEqual(before);
+  });
 
   it("stops it when the state is a folder, with what to do instead of EISDIR alone", async () => {
     const { build, state, asFolder } = await builtOnce();
@@ -115,7 +191,7 @@ describe("a damaged file the build cannot go on without", () => {
       state("state.journal"),
       "owns radiodns/spi/3.1/id/rdns.aareradio.example/pop/2026",
     );
-    await expect(build(NEXT_DAY)).resolves.toMatchObject({ upToDate: false });
+    await expect(build(NEXT_DAY)).resolves.toMatchObject({ upToDate: false, notes: [] });
   });
 });
 
@@ -126,14 +202,14 @@ describe("a damaged part that only saves work", () => {
     ["documents", "text", "[1, 2"],
     ["checks", "missing", undefined],
     ["stamp", "a number", 5],
-  ])("%s (%s) is named and ignored: the output is that of --force", async (part, _what, value) => {
+  ])("%s (%s) is named and dropped: the output is that of --force", async (part, _what, value) => {
     const { build, state, outDir, dir, dataDir } = await builtOnce();
     await withPart(state("state.json"), part, value);
     const summary = await build(NEXT_DAY);
     expect(summary.notes).toEqual([
       expect.stringContaining(`${state("state.json")} ("${part}") is`),
     ]);
-    expect(summary.notes[0]).toMatch(/ignored; the work it saves was done again/);
+    expect(summary.notes[0]).toMatch(/: dropped; .*; it is written anew$/);
     // Written anew: the next build has nothing to say.
     expect((await build(NEXT_DAY + 60_000)).notes).toEqual([]);
     const forced = join(dir, "forced");

@@ -22,6 +22,12 @@ function openDigestRecord(out: string, startedAt: number) {
   };
 }
 
+const [DIGEST_1, DIGEST_2, DIGEST_3] = ["1", "2", "3"].map((digit) => digit.repeat(64)) as [
+  string,
+  string,
+  string,
+];
+
 /** A build that starts this long after the file was written sees it as settled. */
 const LATER = Date.now() + 10 * SETTLED_MS;
 
@@ -37,9 +43,9 @@ describe("the digest record", () => {
 
     const first = openDigestRecord(out, LATER);
     expect(first.find(before)).toBeUndefined();
-    first.note(before, "digest-1");
+    first.note(before, DIGEST_1);
     first.commit();
-    expect(openDigestRecord(out, LATER).find(before)).toBe("digest-1");
+    expect(openDigestRecord(out, LATER).find(before)).toBe(DIGEST_1);
 
     // The same size, the modification time set back: the change time still tells.
     await writeFile(file, "shows: []\n");
@@ -56,22 +62,22 @@ describe("the digest record", () => {
     await writeFile(file, "episodes: []\n");
     const stats = await stat(file, { bigint: true });
     const record = openDigestRecord(out, Date.now());
-    record.note(stats, "digest-2");
+    record.note(stats, DIGEST_2);
     record.commit();
     expect(openDigestRecord(out, LATER).find(stats)).toBeUndefined();
   });
 
-  it("is only unused when it cannot be read", async () => {
+  it("is only unused when it is damaged", async () => {
     const out = join(root, "out-damaged");
     const file = join(root, "damaged.yaml");
     await writeFile(file, "id: x\n");
     const stats = await stat(file, { bigint: true });
     const record = openDigestRecord(out, LATER);
-    record.note(stats, "digest-3");
+    record.note(stats, DIGEST_3);
     record.commit();
     const path = join(out, STATE_PATH);
     const state = JSON.parse(await readFile(path, "utf8"));
-    expect(JSON.stringify(state.digests)).toContain("digest-3");
+    expect(JSON.stringify(state.digests)).toContain(DIGEST_3);
     await writeFile(path, JSON.stringify({ ...state, digests: "[not, json" }));
     expect(openDigestRecord(out, LATER).find(stats)).toBeUndefined();
   });

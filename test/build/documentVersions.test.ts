@@ -1,11 +1,13 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { buildSite } from "../../src/build/buildSite.js";
 import { STATE_JOURNAL_PATH, STATE_PATH } from "../../src/build/buildState.js";
 import { decideVersion, VERSION_EPOCH, versionFloor } from "../../src/build/documentVersions.js";
 import { publishSite } from "../../src/build/publishSite.js";
 import { STATE_DIR } from "../../src/build/stateFolder.js";
+import { partSum } from "../../src/build/stateParts.js";
 import type { SiteDocument } from "../../src/site/siteContract.js";
 
 const SI = "radiodns/spi/3.1/SI.xml";
@@ -109,13 +111,13 @@ describe("document versions", () => {
     expect(await versionOf(SI)).toBe("1");
   });
 
-  it("gives a recreated file its recorded version when its content is the same, and a new one when not", async () => {
+  it("gives a recreated file a version above its recorded one, whatever its content", async () => {
     await publishSite(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
     await publishSite(outDir, [pi(NEWS, "Evening"), pi(POP, "Hits 2"), si("news pop")]);
     await rm(join(outDir, NEWS));
     await rm(join(outDir, POP));
     await publishSite(outDir, [pi(NEWS, "Evening"), pi(POP, "Hits 3"), si("news pop")]);
-    expect(await versionOf(NEWS)).toBe("2");
+    expect(await versionOf(NEWS)).toBe("3");
     expect(await versionOf(POP)).toBe("3");
   });
 
@@ -166,53 +168,128 @@ describe("document versions", () => {
 });
 
 describe("decideVersion", () => {
-  const record = (version: number, content: string) => ({ version, content });
+  const at = (version: number, content: string) => ({ version, content });
+  const FLOOR = 1_000;
 
-  it("keeps the published version of an unchanged document", () => {
-    expect(decideVersion(record(4, "a"), { version: 4, same: true }, "a")).toBe(4);
-    // The published file is the truth even when the record lags behind it (a stopped build).
-    expect(decideVersion(record(3, "b"), { version: 4, same: true }, "a")).toBe(4);
+  it("keeps the published version of an unchanged document its record agrees with", () => {
+    expect(decideVersion({ recorded: at(4, "a"), published: at(4, "a") }, "a", FLOOR)).toBe(4);
+    // A stopped build journaled and published 5 before recording it.
+    expect(
+      decideVersion({ recorded: at(4, "b"), published: at(5, "a"), journaled: 5 }, "a", FLOOR),
+    ).toBe(5);
   });
 
-  it("is 1 for a document without history", () => {
-    expect(decideVersion(undefined, undefined, "a")).toBe(1);
+  it("goes one past the highest version for new content when the witnesses agree", () => {
+    expect(decideVersion({ recorded: at(4, "a"), published: at(4, "a") }, "b", FLOOR)).toBe(5);
+    expect(
+      decideVersion({ recorded: at(4, "a"), published: at(6, "c"), journaled: 7 }, "b", FLOOR),
+    ).toBe(8);
   });
 
-  it("goes one past both the record and the published file for new content", () => {
-    expect(decideVersion(record(4, "a"), { version: 4, same: false }, "b")).toBe(5);
-    expect(decideVersion(record(4, "a"), { version: 6, same: false }, "b")).toBe(7);
-    expect(decideVersion(record(8, "a"), { version: 6, same: false }, "b")).toBe(9);
-    expect(decideVersion(record(4, "a"), undefined, "b")).toBe(5);
+  it("is 1, or the clock, for a document without history", () => {
+    expect(decideVersion({}, "a")).toBe(1);
+    expect(decideVersion({}, "a", FLOOR)).toBe(FLOOR);
+    expect(decideVersion({ journaled: 2 }, "b")).toBe(3);
   });
 
-  it("gives a file that is gone its recorded version back only for the same content", () => {
-    expect(decideVersion(record(5, "b"), undefined, "b")).toBe(5);
-    expect(decideVersion(record(5, "b"), undefined, "c")).toBe(6);
-    // The published file differs from what its version was recorded with: edited by hand.
-    expect(decideVersion(record(4, "b"), { version: 4, same: false }, "b")).toBe(5);
-  });
-
-  it("goes past a version a stopped build journaled, whatever the record says", () => {
-    expect(decideVersion(record(5, "b"), undefined, "b", 6)).toBe(7);
-    expect(decideVersion(record(5, "a"), { version: 5, same: false }, "b", 6)).toBe(7);
-    expect(decideVersion(undefined, undefined, "b", 2)).toBe(3);
+  it("goes to the clock when a witness is missing or they disagree, so no number repeats", () => {
+    // A published file whose version lost a digit, its content unchanged.
+    expect(decideVersion({ recorded: at(12345, "a"), published: at(1234, "a") }, "a", FLOOR)).toBe(
+      12346,
+    );
+    expect(decideVersion({ recorded: at(345, "a"), published: at(34, "a") }, "a", FLOOR)).toBe(
+      FLOOR,
+    );
+    // Other content than recorded at its version: a file restored from an older out/, or edited.
+    expect(decideVersion({ recorded: at(4, "b"), published: at(4, "c") }, "c", FLOOR)).toBe(FLOOR);
+    // A file newer than its record that no journal explains: a state older than the files.
+    expect(decideVersion({ recorded: at(4, "a"), published: at(9, "b") }, "b", FLOOR)).toBe(FLOOR);
+    // The file gone, or the record: one witness cannot tell what was handed out since.
+    expect(decideVersion({ recorded: at(5, "b") }, "b", FLOOR)).toBe(FLOOR);
+    expect(decideVersion({ published: at(7, "b") }, "c", FLOOR)).toBe(FLOOR);
+    // Unchanged with no record to say otherwise (a lost state): the published file's own.
+    expect(decideVersion({ published: at(7, "b") }, "b", FLOOR)).toBe(7);
+    expect(decideVersion({ recorded: at(FLOOR + 5, "a") }, "b", FLOOR)).toBe(FLOOR + 6);
   });
 });
 
 describe("versionFloor", () => {
-  const record = (version: number, content: string) => ({ version, content });
-  it("starts a document without history at the build clock's seconds since 2020, and grows the others by one", () => {
+  it("is the build clock's seconds since 2020", () => {
     const now = Date.parse("2026-11-23T08:00:00Z");
     expect(versionFloor(now)).toBe((now - VERSION_EPOCH) / 1000);
     expect(versionFloor(now + 1_000)).toBeGreaterThan(versionFloor(now));
-    const floor = versionFloor(now);
-    // Nothing known (a first build, or state and out/ lost): the clock decides.
-    expect(decideVersion(undefined, undefined, "a", 0, floor)).toBe(floor);
-    // A history, whatever the clock: one more than the highest version known.
-    expect(decideVersion(record(4, "a"), undefined, "b", 0, floor)).toBe(5);
-    expect(decideVersion(undefined, { version: 7, same: false }, "b", 0, floor)).toBe(8);
-    expect(decideVersion(record(floor + 5, "a"), undefined, "b", 0, floor)).toBe(floor + 6);
-    // Unchanged keeps its version whatever the clock says.
-    expect(decideVersion(record(4, "a"), { version: 4, same: true }, "a", 0, floor)).toBe(4);
+  });
+});
+
+describe("versions from every witness, in a build", () => {
+  const START = Date.parse("2026-11-23T08:00:00Z");
+  const SI_PATH = "radiodns/spi/3.1/SI.xml";
+  const VERSION = / version="(\d+)"/;
+
+  async function setUp() {
+    const root = await mkdtemp(join(tmpdir(), "spi-witnesses-"));
+    const dataDir = join(root, "data");
+    await cp("data", dataDir, { recursive: true });
+    const out = join(root, "out");
+    const si = join(out, SI_PATH);
+    /** Every SI published: version → its content apart from creationTime and version. */
+    const handedOut = new Map<number, string>();
+    const build = async (now: number, force = false) => {
+      await buildSite({ dataDir, outDir: out, now, force });
+      const text = await readFile(si, "utf8");
+      const version = Number(VERSION.exec(text)?.[1]);
+      const content = text.replace(/ creationTime="[^"]*" version="\d+"/, "");
+      expect(handedOut.get(version) ?? content, `version ${version} for other content`).toBe(
+        content,
+      );
+      handedOut.set(version, content);
+      return version;
+    };
+    const rename = async (name: string) => {
+      const path = join(dataDir, "services/news.yaml");
+      const text = await readFile(path, "utf8");
+      await writeFile(path, text.replace(/^ {2}long: .*$/m, `  long: ${name}`));
+    };
+    return { root, out, si, build, rename };
+  }
+
+  it("never keeps a version that lost a digit, also with --force", async () => {
+    const { si, build } = await setUp();
+    const first = await build(START);
+    for (const force of [false, true]) {
+      const text = await readFile(si, "utf8");
+      await writeFile(si, text.replace(VERSION, ` version="${String(first).slice(0, -1)}"`));
+      expect(await build(START + 60_000, force)).toBeGreaterThanOrEqual(first);
+    }
+  });
+
+  it("never gives a gone file a number earlier content had, whatever its stored version says", async () => {
+    const { out, si, build, rename } = await setUp();
+    const first = await build(START);
+    await rename("First rename");
+    const second = await build(START + 60_000);
+    expect(second).toBe(first + 1);
+    // The stored version set back to the first content's, its sum mended, and the file gone.
+    const statePath = join(out, STATE_PATH);
+    const state = JSON.parse(await readFile(statePath, "utf8"));
+    state.versions[SI_PATH].version = first;
+    state.sums.versions = partSum(JSON.stringify(state.versions));
+    await writeFile(statePath, JSON.stringify(state));
+    await rm(si);
+    expect(await build(START + 120_000)).toBeGreaterThan(second);
+  });
+
+  it("never hands out a number twice after older site files were restored under the state", async () => {
+    const { root, out, build, rename } = await setUp();
+    await build(START);
+    const saved = join(root, "saved");
+    await cp(out, saved, { recursive: true, filter: (path) => !path.includes(STATE_DIR) });
+    await rename("First rename");
+    await build(START + 60_000);
+    await cp(saved, out, { recursive: true });
+    await rename("Other content");
+    await build(START + 120_000);
+    await rename("First rename");
+    await build(START + 180_000);
   });
 });

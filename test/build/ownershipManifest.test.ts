@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSitePath, parseOwnedPaths } from "../../src/build/ownershipManifest.js";
+import { isSitePath } from "../../src/build/ownershipManifest.js";
 
 describe("isSitePath", () => {
   it("accepts the paths a build writes", () => {
@@ -35,13 +35,5 @@ describe("isSitePath", () => {
     ]) {
       expect(isSitePath(path), JSON.stringify(path)).toBe(false);
     }
-  });
-});
-
-describe("parseOwnedPaths", () => {
-  it("ignores entries outside out/ and refuses what is not a list", () => {
-    const damaged = (problem: string) => new Error(problem);
-    expect([...parseOwnedPaths(["a.xml", "../b.xml", 5], damaged)]).toEqual(["a.xml"]);
-    expect(() => parseOwnedPaths({ files: [] }, damaged)).toThrow("it has no list of owned files");
   });
 });

@@ -199,12 +199,16 @@ describe("publishSite", () => {
     expect(await readFile(victim, "utf8")).toBe("keep me\n");
   });
 
-  it("refuses to guess ownership from a state that is not JSON", async () => {
-    await publishSite(outDir, [si()]);
+  it("guesses no ownership from a state that is not JSON: it goes on and deletes nothing it no longer writes", async () => {
+    await publishSite(outDir, [pi("news", "20261123"), si()]);
     await writeFile(join(outDir, STATE_PATH), "{ hand-edited");
-    await expect(publishSite(outDir, [si()])).rejects.toThrow(
-      `${join(outDir, STATE_PATH)} is damaged: it is not valid JSON. Nothing was written. Delete it to start over`,
-    );
+    const notes: string[] = [];
+    const summary = await publishSite(outDir, [si()], { notes });
+    expect(notes).toEqual([
+      expect.stringContaining(`${join(outDir, STATE_PATH)} is not a JSON object`),
+    ]);
+    expect(summary.foreign).toEqual([piPath("news", "20261123")]);
+    await expect(stat(join(outDir, piPath("news", "20261123")))).resolves.toBeDefined();
   });
 
   it("fails with the path and the cause when a file stands where a folder must go, keeping what was published", async () => {
@@ -283,6 +287,19 @@ describe("the build lock", () => {
     };
     await writeFile(join(outDir, LOCK_PATH), JSON.stringify(remote));
     await expect(publishSite(outDir, [si()])).rejects.toThrow(/pid 1 on elsewhere/);
+  });
+
+  it("removes what builds killed while taking or breaking the lock left behind", async () => {
+    // A kill between writing a temporary and removing it (createExclusively) leaves these.
+    const left = [
+      "build.lock.0123456789ab.new",
+      "build.lock.break.ba9876543210.new",
+      "build.lock.break",
+    ];
+    await mkdir(join(outDir, "_spi-static"), { recursive: true });
+    for (const name of left) await writeFile(join(outDir, "_spi-static", name), "{}");
+    await publishSite(outDir, [si()]);
+    expect(await readdir(join(outDir, "_spi-static"))).toEqual(["state.json"]);
   });
 
   it("lets exactly one of several simultaneous builds take a stale lock", async () => {

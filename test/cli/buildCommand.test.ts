@@ -71,7 +71,7 @@ describe("--keys-file", () => {
 });
 
 describe("build's notes", () => {
-  it("says on stderr which damaged record it ignored, and rewrites it", async () => {
+  it("says on stderr which damaged part it dropped and what it did instead, and rewrites it", async () => {
     const dir = await mkdtemp(join(root, "notes-"));
     const args = ["build", "--data", resolve("test/fixtures/minimal"), "--out", "out"];
     const first = await runInProcess([...args, "--now", "2026-11-23T08:00:00Z"], dir);
@@ -82,7 +82,7 @@ describe("build's notes", () => {
     const next = await runInProcess([...args, "--now", "2026-11-24T08:00:00Z"], dir);
     expect(next.exitCode).toBe(0);
     expect(next.stderr).toContain(
-      `spi-static: ${join("out", "_spi-static/state.json")} ("checks") is not a JSON object: ignored; the work it saves was done again, and it is rewritten`,
+      `spi-static: ${join("out", "_spi-static/state.json")} ("checks") is not of its shape: dropped; every service was laid out and checked again; it is written anew`,
     );
     expect(JSON.parse(await readFile(statePath, "utf8")).checks).toBeTypeOf("object");
   });

@@ -325,4 +325,23 @@ describe("logos of a service --keep-going keeps", () => {
     ]);
     expect((await readFile(join(logos, name))).equals(whole)).toBe(true);
   });
+
+  it("a published logo with a byte changed inside, still whole and of its size, is found by its digest and made again", async () => {
+    const outDir = join(root, "out-flipped");
+    const dir = await dataFolder("flipped-source");
+    expect((await build(dir, outDir, MONDAY)).code).toBe(0);
+    const logos = join(outDir, "logos/services/one");
+    const [name = ""] = (await readdir(logos)).filter((n) => n.startsWith("600x600-"));
+    const whole = await readFile(join(logos, name));
+    const flipped = Buffer.from(whole);
+    const middle = Math.floor(flipped.length / 2);
+    flipped[middle] = (flipped[middle] ?? 0) ^ 0xff;
+    await writeFile(join(logos, name), flipped);
+    expect(imageSizeOf(flipped)).toEqual(imageSizeOf(whole));
+    const next = await build(dir, outDir, TUESDAY);
+    expect(next.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 1 made, 9 already published under their name (N ms)",
+    ]);
+    expect((await readFile(join(logos, name))).equals(whole)).toBe(true);
+  });
 });
