@@ -92,7 +92,7 @@ export async function runCommandLine(argv: readonly string[], given: CommandIo):
 
 /**
  * What commander found wrong with the command line: one line and where to read more (the
- * whole help would bury it); with `--json`, one line of JSON on stdout, as every failure is.
+ * whole help would bury it); with `--json` also one line of JSON on stdout, as every failure.
  */
 function usageError(
   message: string,
@@ -103,7 +103,7 @@ function usageError(
   const help = `spi-static${commandName ? ` ${commandName}` : ""} --help`;
   const options = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : undefined);
   if (options.includes("--json")) io.stdout(JSON.stringify({ ok: false, error: message, help }));
-  else io.stderr(`spi-static: ${message}\nsee \`${help}\``);
+  io.stderr(`spi-static: ${message}\nsee \`${help}\``);
 }
 
 /** Runs a command function (loaded on demand) with the options commander parsed. */
