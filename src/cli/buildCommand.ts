@@ -1,6 +1,7 @@
 import { DEMO_KEYS_FILE } from "../edge/apiKeys.js";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { printable } from "../exit/printableText.js";
+import { UsageError } from "../exit/spiStaticError.js";
 import { formatProblem } from "../load/text/inputProblem.js";
 import type { CommandIo } from "./commandIo.js";
 import { countOf } from "./countOf.js";
@@ -26,7 +27,12 @@ export interface BuildOptions {
 
 /** `spi-static build`: renders and publishes the site, then prints its summary. */
 export async function buildCommand(options: BuildOptions, io: CommandIo): Promise<ExitCode> {
-  const dataDir = resolveDataDir(options.data);
+  if (options.keysAtEdge && (options.keysFile !== undefined || io.env.SPI_API_KEYS?.trim())) {
+    throw new UsageError(
+      `--keys-at-edge builds without keys, but ${options.keysFile !== undefined ? "--keys-file" : "SPI_API_KEYS"} gives some: drop one`,
+    );
+  }
+  const dataDir = resolveDataDir(options.data, options.out);
   const progress = options.quiet || options.json ? undefined : progressLine(io.terminal);
   const { buildSite } = await import("../build/buildSite.js");
   const summary = await buildSite({
@@ -42,14 +48,13 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
   }).finally(() => progress?.clear());
   const broken = summary.brokenServices;
   const exitCode = broken.length > 0 ? EXIT.invalidInput : EXIT.ok;
-  if (options.json) {
-    io.stdout(JSON.stringify({ ok: broken.length === 0, ...summary }));
-    return exitCode;
-  }
-  if (summary.problems.length > 0 && (!options.quiet || broken.length > 0)) {
+  // --json: the summary on stdout; a failed night is said on stderr as well, for cron's mail.
+  if (options.json) io.stdout(JSON.stringify({ ok: broken.length === 0, ...summary }));
+  const silent = options.quiet || options.json;
+  if (summary.problems.length > 0 && (!silent || broken.length > 0)) {
     io.stderr(summary.problems.map(formatProblem).join("\n"));
   }
-  for (const note of summary.notes) io.stderr(`spi-static: ${note}`);
+  if (!options.json) for (const note of summary.notes) io.stderr(`spi-static: ${note}`);
   if (broken.length > 0) {
     const kept = new Set(summary.keptServices);
     const named = broken.map((id) =>
@@ -59,7 +64,7 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
       `spi-static: left out ${countOf(broken.length, "service")} with errors: ${named.join(", ")}; the others were published`,
     );
   }
-  if (options.quiet) return exitCode;
+  if (silent) return exitCode;
   const seconds = (summary.milliseconds / 1000).toFixed(2);
   io.stdout(
     summary.upToDate

@@ -18,6 +18,7 @@ import {
   parseKeysFilePath,
   parseListenAddress,
   parseListenHost,
+  parseNights,
   parsePort,
   parseSeconds,
   parseServerName,
@@ -92,7 +93,7 @@ export async function runCommandLine(argv: readonly string[], given: CommandIo):
 
 /**
  * What commander found wrong with the command line: one line and where to read more (the
- * whole help would bury it); with `--json`, one line of JSON on stdout, as every failure is.
+ * whole help would bury it); with `--json` also one line of JSON on stdout, as every failure.
  */
 function usageError(
   message: string,
@@ -103,7 +104,7 @@ function usageError(
   const help = `spi-static${commandName ? ` ${commandName}` : ""} --help`;
   const options = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : undefined);
   if (options.includes("--json")) io.stdout(JSON.stringify({ ok: false, error: message, help }));
-  else io.stderr(`spi-static: ${message}\nsee \`${help}\``);
+  io.stderr(`spi-static: ${message}\nsee \`${help}\``);
 }
 
 /** Runs a command function (loaded on demand) with the options commander parsed. */
@@ -286,7 +287,19 @@ that the served build accepts.`,
       "the site serves PI without a key (discovery.pi: open): expect 200, not 401",
     )
     .option("--now <instant>", "the clock the site should agree with (ISO instant)", parseInstant)
-    .option("--timeout <seconds>", "per whole request, first byte to last", parseTimeout, 15)
+    .option(
+      "--timeout <seconds>",
+      "the whole run, every request included (one request gets at most 15 s of it)",
+      parseTimeout,
+      300,
+    )
+    .option(
+      "--stale-after <nights>",
+      "nights late that fail the freshness check; fewer (one or more) warn",
+      parseNights,
+      2,
+    )
+    .option("--quiet", "print nothing when every check passes; else the failed ones, on stderr")
     .option("--json", "print the report as one line of JSON")
     .addHelpText(
       "after",
@@ -295,7 +308,8 @@ Checks: open SI (no stream URLs), keyed SI, 403 for an invalid key, a PI per ser
 401 without a key (200 with --open-pi), PI by the bearer path of every DAB/FM bearer the SI
 lists (the same document as the id/ path), 404 for an unknown service and for dates outside the window, 400 for a
 malformed date, every spelling of the keyed SI's path without a key, revalidation (If-None-Match
-gets 304 with the key, never without it), and the schema validity of every document fetched. Without a key the checks that need one are skipped, which fails
+gets 304 with the key, never without it), freshness (every service's PI at the window's far end,
+today + 7, and the age of the newest document: a site built N nights late), and the schema validity of every document fetched. Without a key the checks that need one are skipped, which fails
 unless --without-key says it is expected. Exit codes: 0 all passed, 2 usage error, 3 a check
 failed or the site cannot be reached.`,
     )

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { UsageError } from "../exit/spiStaticError.js";
 
 const PROVIDER_FILE = "provider.yaml";
@@ -7,10 +7,16 @@ const START = "run `npx spi-static init` to start a project, or pass --data <dir
 
 /**
  * The data folder a command reads: `--data`, else `./data`. Never a fallback to the bundled
- * example: a build in the wrong folder would publish it over the broadcaster's own files.
+ * example: a build in the wrong folder would publish it over the broadcaster's own files. A
+ * build's `outDir` may not be it or lie inside it: the site would be mixed into the sources.
  */
-export function resolveDataDir(given: string | undefined): string {
+export function resolveDataDir(given: string | undefined, outDir?: string): string {
   const dir = given ?? "data";
+  if (outDir !== undefined && !relative(resolve(dir), resolve(outDir)).startsWith("..")) {
+    throw new UsageError(
+      `--out ${outDir} is ${resolve(outDir) === resolve(dir) ? "" : "inside "}the data folder ${dir}: the site would be written among its sources; use another folder, e.g. --out out`,
+    );
+  }
   if (!isFolder(dir)) {
     throw new UsageError(
       given === undefined

@@ -43,7 +43,7 @@ export async function initCommand({ dir }: InitOptions, io: CommandIo): Promise<
   await ignoreInGit(join(dir, ".gitignore"));
   const inDir = dir === "." ? "" : `cd ${dir} && `;
   io.stdout(
-    `spi-static: created ${files.length} files and .gitignore in ${dir}; next: ${inDir}npx spi-static validate && npx spi-static build && npx spi-static serve`,
+    `spi-static: created ${files.length} files and .gitignore in ${dir}; next: ${inDir}npx spi-static validate && npx spi-static build && npx spi-static dev`,
   );
   return EXIT.ok;
 }

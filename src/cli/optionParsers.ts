@@ -110,6 +110,15 @@ export function parseSeconds(value: string): number {
   return seconds;
 }
 
+/** `verify --stale-after`: nights late that fail, 1 (any) to 7 (the far end's whole week). */
+export function parseNights(value: string): number {
+  const nights = Number(value);
+  if (!/^\d+$/.test(value) || nights < 1 || nights > 7) {
+    throw new InvalidArgumentError("expected a number of nights from 1 to 7, e.g. 2");
+  }
+  return nights;
+}
+
 /** Threads are not free: far more than the machine's cores only costs memory. */
 const MAX_JOBS = 256;
 

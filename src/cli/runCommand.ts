@@ -8,7 +8,8 @@ export type CommandFunction<Options> = (options: Options, io: CommandIo) => Prom
 /**
  * The one boundary where a thrown error becomes output and an exit code: a SpiStaticError says
  * both itself (its kind, its lines, its JSON report); anything else is an unexpected failure,
- * exit 3. With `json`, any failure is one line of JSON on stdout, as a success is.
+ * exit 3. With `json`, any failure is one line of JSON on stdout, as a success is, and is said
+ * on stderr too: cron mails and CI logs show what a `--json >> log` night did not print.
  */
 export async function runCommand<Options extends object>(
   command: CommandFunction<Options>,
@@ -22,11 +23,11 @@ export async function runCommand<Options extends object>(
     if (!(error instanceof SpiStaticError)) {
       const message = error instanceof Error ? error.message : String(error);
       if (json) io.stdout(JSON.stringify({ ok: false, error: message }));
-      else io.stderr(`spi-static: ${message}`);
+      io.stderr(`spi-static: ${message}`);
       return EXIT.failure;
     }
     if (json) io.stdout(JSON.stringify({ ok: false, ...error.toJsonReport() }));
-    else io.stderr(error.describe().join("\n"));
+    io.stderr(error.describe().join("\n"));
     return error.exitCode;
   }
 }

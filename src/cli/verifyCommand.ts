@@ -13,11 +13,17 @@ export interface VerifyCommandOptions {
   openPi?: boolean | undefined;
   now?: number | undefined;
   json?: boolean | undefined;
-  /** Seconds per request. */
+  quiet?: boolean | undefined;
+  /** Seconds for the whole run. */
   timeout: number;
+  /** Nights late that fail the freshness check. */
+  staleAfter: number;
 }
 
-/** `spi-static verify`: every check on stdout; exit 3 when one fails or the site cannot be reached. */
+/**
+ * `spi-static verify`: every check on stdout (with --quiet, only failed and warned ones, on
+ * stderr: cron mails only a bad night); exit 3 when one fails or the site cannot be reached.
+ */
 export async function verifyCommand(
   options: VerifyCommandOptions,
   io: CommandIo,
@@ -37,23 +43,27 @@ export async function verifyCommand(
     openPi: options.openPi,
     now: options.now ?? Date.now(),
     timeoutMs: options.timeout * 1000,
+    staleAfter: options.staleAfter,
   });
   const exitCode = report.ok ? EXIT.ok : EXIT.failure;
   if (options.json) {
     io.stdout(JSON.stringify({ baseUrl: options.baseUrl, ...report }));
     return exitCode;
   }
-  const lines = report.checks.map((check) => {
-    const mark = !check.ok ? "✗" : check.skipped ? "-" : "✓";
+  const shown = options.quiet ? report.checks.filter((c) => !c.ok || c.warning) : report.checks;
+  const lines = shown.map((check) => {
+    const mark = !check.ok ? "✗" : check.warning ? "!" : check.skipped ? "-" : "✓";
     // The detail can quote what the site answered: one line, whatever it sent.
     return `${mark} ${check.name}: ${check.skipped ? "skipped, " : ""}${printable(check.detail)}`;
   });
   const passed = report.checks.filter((c) => c.ok && !c.skipped).length;
   const failed = report.checks.filter((c) => !c.ok).length;
   const skipped = report.checks.filter((c) => c.skipped).length;
+  const warned = report.checks.filter((c) => c.warning).length;
   lines.push(
-    `spi-static verify: ${passed} passed, ${failed} failed, ${skipped} skipped — ${options.baseUrl}`,
+    `spi-static verify: ${passed} passed${warned > 0 ? ` (${warned} with a warning)` : ""}, ${failed} failed, ${skipped} skipped — ${options.baseUrl}`,
   );
-  io.stdout(lines.join("\n"));
+  if (!options.quiet) io.stdout(lines.join("\n"));
+  else if (shown.length > 0) io.stderr(lines.join("\n"));
   return exitCode;
 }

@@ -167,7 +167,8 @@ export async function resolveApiKeys(dataDir: string, sources: KeySources): Prom
   } else {
     keys = [];
     origin = "API_KEY_SHA256 at the edge";
-    for (const name of [DEV_KEYS_FILE, DEMO_KEYS_FILE]) {
+    // --keys-at-edge: no digest in the build, whatever key files the data folder holds.
+    for (const name of sources.atEdge ? [] : [DEV_KEYS_FILE, DEMO_KEYS_FILE]) {
       const file = join(dataDir, name);
       keys = await readDataKeysFile(dataDir, file);
       if (keys.length > 0) {

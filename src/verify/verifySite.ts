@@ -3,9 +3,10 @@ import { UsageError } from "../exit/spiStaticError.js";
 import { parseBroadcastBearer, serviceIdentifiersOf } from "../load/formats/radiodnsBearer.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH, SPI_BASE } from "../site/siteContract.js";
 import { addDays, compactDate, type PlainDate } from "../time/plainDate.js";
-import { type SpiDocument, validateSpiDocuments } from "../xsd/validateSpiDocuments.js";
-import { fetchExactly, type RawResponse } from "./fetchExactly.js";
+import { FetchLimitError, fetchExactly, type RawResponse } from "./fetchExactly.js";
+import { SchemaCheck } from "./schemaCheck.js";
 import { logoProblems, logosNamedIn, type NamedLogo, ownLogoPath } from "./siLogos.js";
+import { madeAt, siteToday, staleness } from "./siteFreshness.js";
 
 export interface VerifyOptions {
   /** The site root, e.g. https://spi.example.org or http://127.0.0.1:8080. */
@@ -18,7 +19,10 @@ export interface VerifyOptions {
   openPi?: boolean | undefined;
   /** The clock the site is expected to agree with (UTC ms). */
   now: number;
+  /** The whole run, every request included (DEFAULT_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** Nights late that fail the freshness check (DEFAULT_STALE_AFTER); fewer, but one or more, warn. */
+  staleAfter?: number;
   /** The most bytes an answer may have (MAX_DOCUMENT_BYTES); smaller in tests. */
   maxBytes?: number;
 }
@@ -26,6 +30,8 @@ export interface VerifyOptions {
 export interface VerifyCheck {
   name: string;
   ok: boolean;
+  /** Passed, but something is wrong that will fail it soon (a site a night late). */
+  warning?: true;
   /** Not run: it needs a key. Passed only when that was expected (`withoutKey`). */
   skipped?: true;
   detail: string;
@@ -41,6 +47,12 @@ export class VerifyUsageError extends UsageError {}
 
 /** PI requests in flight at once: enough for a thousand services, gentle on a small origin. */
 const PARALLEL_REQUESTS = 8;
+/** The whole run's default limit: thousands of services at 8 requests at a time fit. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+/** The most one request may take of it: a server trickling bytes cannot hold the run up. */
+const REQUEST_TIMEOUT_MS = 15_000;
+/** A nightly site this many nights late fails verify; one night late warns. */
+export const DEFAULT_STALE_AFTER = 2;
 /**
  * The site's "today" is the date in the provider's zone, which verify does not know; it is
  * within a day of the UTC date. So today (UTC) is inside the ±7 window and ±10 is outside.
@@ -81,7 +93,24 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
   const prefix = base.pathname.replace(/\/+$/, "");
   const invalidKey = `spi-static-verify-${randomBytes(8).toString("hex")}`;
   const checks: VerifyCheck[] = [];
-  const fetched: SpiDocument[] = [];
+  const schema = new SchemaCheck();
+  const runTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + runTimeoutMs;
+
+  /** A request within what is left of the run's time, and within the size cap. */
+  function fetchLimited(path: string, headers: Record<string, string>): Promise<RawResponse> {
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      const seconds = runTimeoutMs / 1000;
+      return Promise.reject(
+        new FetchLimitError(`not sent: the run's ${seconds} s (--timeout) are spent`),
+      );
+    }
+    return fetchExactly(base, path, headers, {
+      timeoutMs: Math.min(left, REQUEST_TIMEOUT_MS),
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    });
+  }
 
   async function get(
     path: string,
@@ -90,15 +119,7 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
   ): Promise<RawResponse> {
     const key = auth === "key" ? options.key : auth === "invalid key" ? invalidKey : undefined;
     const headers: Record<string, string> = key ? { Authorization: `ClientIdentifier ${key}` } : {};
-    return fetchExactly(
-      base,
-      `${prefix}${path}`,
-      { ...headers, ...extra },
-      {
-        timeoutMs: options.timeoutMs ?? 15_000,
-        ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-      },
-    );
+    return fetchLimited(`${prefix}${path}`, { ...headers, ...extra });
   }
 
   /**
@@ -125,7 +146,8 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
     if (!/^application\/xml\b/.test(type))
       problems.push(`Content-Type "${type}", expected application/xml`);
     if (response.status === status) problems.push(...inspect(response));
-    if (response.status === 200) fetched.push({ name: `${name} (${path})`, xml: response.body });
+    if (response.status === 200)
+      await schema.add({ name: `${name} (${path})`, xml: response.body });
     checks.push({
       name,
       ok: problems.length === 0,
@@ -177,19 +199,7 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
     checks.push(await revalidation(get, "SI revalidation (If-None-Match)", siPath, "none"));
     const logos = logosNamedIn(openSi.body);
     if (logos.length > 0) {
-      checks.push(
-        await logoAnswers(logos, base, (path) =>
-          fetchExactly(
-            base,
-            path,
-            {},
-            {
-              timeoutMs: options.timeoutMs ?? 15_000,
-              ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-            },
-          ),
-        ),
-      );
+      checks.push(await logoAnswers(logos, base, (path) => fetchLimited(path, {})));
     }
   }
   const withInvalidKey = await probe("SI with an invalid key", siPath, "invalid key", 403);
@@ -283,26 +293,115 @@ export async function verifySite(options: VerifyOptions): Promise<VerifyReport> 
     checks.push(skipped("PI per service for today, 404 and 400 answers"));
   }
   if (options.key || options.openPi) {
-    checks.push(await bearerPaths(get, services, today, piPath, options.key ? "key" : "none"));
+    const auth = options.key ? "key" : "none";
+    checks.push(await bearerPaths(get, services, today, piPath, auth));
+    if (first) {
+      checks.push(
+        await freshness(services, {
+          get: (path) => get(path, auth),
+          piPath: (service, date) => piPath(service, compactDate(date)),
+          nameOf,
+          utcToday: new Date(options.now).toISOString().slice(0, 10),
+          now: options.now,
+          si: openSi?.status === 200 ? openSi : undefined,
+          staleAfter: options.staleAfter ?? DEFAULT_STALE_AFTER,
+          schema,
+        }),
+      );
+    }
   } else {
-    checks.push(skipped("PI by bearer path"));
+    checks.push(skipped("PI by bearer path, freshness of the window's far end"));
   }
 
-  const violations = await validateSpiDocuments(fetched);
+  await schema.flush();
+  const { count, violations, violationCount } = schema;
   checks.push({
     name: "schema validity (spi_31.xsd)",
-    ok: violations.length === 0 && fetched.length > 0,
+    ok: violationCount === 0 && count > 0,
     detail:
-      fetched.length === 0
+      count === 0
         ? "no document could be fetched"
-        : violations.length === 0
-          ? `all ${fetched.length} documents fetched are valid`
-          : violations
-              .slice(0, 5)
-              .map((v) => `${v.document}:${v.line ?? "?"} ${v.message}`)
-              .join("; "),
+        : violationCount === 0
+          ? `all ${count} documents fetched are valid`
+          : violations.map((v) => `${v.document}:${v.line ?? "?"} ${v.message}`).join("; ") +
+            (violationCount > violations.length
+              ? `; and ${violationCount - violations.length} more`
+              : ""),
   });
   return { ok: checks.every((check) => check.ok), checks };
+}
+
+interface FreshnessContext {
+  get: (path: string) => Promise<RawResponse>;
+  piPath: (service: Service, date: PlainDate) => string;
+  nameOf: (service: Service) => string;
+  utcToday: PlainDate;
+  now: number;
+  si: RawResponse | undefined;
+  staleAfter: number;
+  schema: SchemaCheck;
+}
+
+/**
+ * Is the site rebuilt every night? Each service's PI at the window's far end (today + 7 in the
+ * provider's zone, found from where the window starts) and the age of the newest document,
+ * judged by `staleness`: late by `staleAfter` nights or more fails, by fewer warns.
+ */
+async function freshness(services: Service[], context: FreshnessContext): Promise<VerifyCheck> {
+  const { get, piPath, staleAfter } = context;
+  const name = `fresh: the window's far end (today + 7), at most ${staleAfter - 1} night${staleAfter === 2 ? "" : "s"} late`;
+  const [first] = services as [Service];
+  try {
+    const today = await siteToday(
+      context.utcToday,
+      async (date) => (await get(piPath(first, date))).status === 200,
+    );
+    if (today === undefined) {
+      return {
+        name,
+        ok: false,
+        detail: `no PI of ${context.nameOf(first)} for any day from ${addDays(context.utcToday, -8)} to ${addDays(context.utcToday, -6)}: the window's near end (today − 7) is missing`,
+      };
+    }
+    const farEnd = addDays(today, 7);
+    let newest = context.si ? madeAt(context.si.body, context.si.headers) : undefined;
+    const short: Service[] = [];
+    await inParallel(services, async (service) => {
+      const path = piPath(service, farEnd);
+      const response = await get(path);
+      if (response.status !== 200) {
+        short.push(service);
+        return;
+      }
+      const made = madeAt(response.body, response.headers);
+      if (made !== undefined) newest = Math.max(newest ?? made, made);
+      await context.schema.add({ name: `PI at the far end (${path})`, xml: response.body });
+    });
+    short.sort((a, b) => services.indexOf(a) - services.indexOf(b));
+    let daysShort = 0;
+    const [firstShort] = short;
+    if (firstShort) {
+      // The service's last day: as many days short as the last build is nights behind, less one.
+      daysShort = 1;
+      while (
+        daysShort < 15 &&
+        (await get(piPath(firstShort, addDays(farEnd, -daysShort)))).status !== 200
+      ) {
+        daysShort++;
+      }
+    }
+    const late = staleness(farEnd, daysShort, short.map(context.nameOf), newest, context.now);
+    const ok = late.nightsLate < staleAfter;
+    const nights = `${late.nightsLate} night${late.nightsLate === 1 ? "" : "s"} late`;
+    return {
+      name,
+      ok,
+      ...(ok && late.nightsLate > 0 ? { warning: true as const } : {}),
+      detail: `${late.nightsLate === 0 ? "on time" : nights}: ${late.detail}`,
+    };
+  } catch (error) {
+    return { name, ok: false, detail: (error as Error).message };
+  }
 }
 
 function header(response: RawResponse | undefined, name: string): string | undefined {

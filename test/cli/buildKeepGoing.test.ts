@@ -122,6 +122,9 @@ describe("spi-static build --keep-going when a published service breaks", () => 
       brokenServices: ["two"],
       keptServices: ["two"],
     });
+    // The same night said on stderr too: cron mails it though stdout goes to a log.
+    expect(json.stderr).toMatch(/^data\/schedules\/\S+:\d+:\d+ /m);
+    expect(json.stderr).toMatch(/^spi-static: left out 1 service with errors: two /m);
   });
 });
 

@@ -46,4 +46,36 @@ describe("spi-static build without any key", () => {
     });
     expect(await readFile(join(dir, "out/_worker.js"), "utf8")).toContain('"keyDigests": []');
   });
+
+  it("builds with --keys-at-edge and no digest even when the data folder has a development key", async () => {
+    const dir = join(root, "at-edge-with-dev-key");
+    await cp("test/fixtures/minimal", join(dir, "data"), { recursive: true });
+    const devKey = (await readFile(join(dir, "data/keys.dev.txt"), "utf8")).trim();
+    expect(devKey).not.toBe("");
+    const result = await runInProcess(
+      ["build", "--now", NOW, "--keys-at-edge", "--json"],
+      dir,
+      withoutKeys,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).keys).toMatchObject({ demo: false, count: 0 });
+    expect(await readFile(join(dir, "out/_worker.js"), "utf8")).toContain('"keyDigests": []');
+  });
+
+  it("refuses --keys-at-edge together with keys given, writing nothing", async () => {
+    const dir = await keylessProject("contradiction");
+    const withFile = await runInProcess(
+      ["build", "--now", NOW, "--keys-at-edge", "--keys-file", "data/provider.yaml"],
+      dir,
+      withoutKeys,
+    );
+    expect(withFile.exitCode).toBe(2);
+    expect(withFile.stderr).toContain("--keys-at-edge builds without keys, but --keys-file");
+    const withList = await runInProcess(["build", "--now", NOW, "--keys-at-edge"], dir, {
+      SPI_API_KEYS: "some-key-0000000001",
+    });
+    expect(withList.exitCode).toBe(2);
+    expect(withList.stderr).toContain("but SPI_API_KEYS gives some");
+    expect(await readdir(dir)).toEqual(["data"]);
+  });
 });

@@ -81,4 +81,17 @@ describe("spi-static --version", () => {
       expect(result).toEqual({ exitCode: 0, stdout: `${version}\n`, stderr: "" });
     }
   });
+
+  it("is never the build's output folder, nor holds it: --out data is refused, nothing written", async () => {
+    const dir = await folder("out-in-data");
+    await cp("test/fixtures/minimal", join(dir, "data"), { recursive: true });
+    const before = await readdir(join(dir, "data"), { recursive: true });
+    for (const out of ["data", "./data/", "data/site"]) {
+      const result = await runInProcess(["build", "--now", NOW, "--out", out], dir);
+      expect(result.exitCode, out).toBe(2);
+      expect(result.stderr).toMatch(/^spi-static: --out \S+ is (inside )?the data folder data: /);
+    }
+    expect(await readdir(join(dir, "data"), { recursive: true })).toEqual(before);
+    expect(await readdir(dir)).toEqual(["data"]);
+  });
 });

@@ -43,6 +43,13 @@ describe("spi-static init", () => {
   it("scaffolds a project that validates without a warning and builds", async () => {
     const created = await runInProcess(["init", "station"], root);
     expect(created.exitCode).toBe(0);
+    // Its next steps are the README's first site, the live preview (dev) among them.
+    const next = /; next: cd station && (.+)\n$/.exec(created.stdout)?.[1]?.split(" && ") ?? [];
+    expect(next).toEqual(["npx spi-static validate", "npx spi-static build", "npx spi-static dev"]);
+    const readme = await readFile("README.md", "utf8");
+    const firstSite = /## A first site\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const readmeSteps = firstSite.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim());
+    for (const step of next) expect(readmeSteps).toContain(step);
     const project = join(root, "station");
     expect(await filesUnder(project)).toEqual(SCAFFOLD);
 

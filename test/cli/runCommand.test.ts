@@ -81,9 +81,10 @@ describe("runCommand: the one place a thrown error becomes output and an exit co
     );
   });
 
-  it("reports a failure as one line of JSON on stdout with --json, the problems or the path in it", async () => {
+  it("reports a failure as one line of JSON on stdout with --json, and as text on stderr", async () => {
     const input = await failWith(new InputError([problem], "data"), true);
-    expect(input).toMatchObject({ exitCode: 1, stderr: "" });
+    expect(input.exitCode).toBe(1);
+    expect(input.stderr).toBe((await failWith(new InputError([problem], "data"), false)).stderr);
     expect(JSON.parse(input.stdout)).toEqual({ ok: false, problems: [problem] });
     const busy = await failWith(new BuildLockBusyError("out/_spi-static/build.lock", lock), true);
     expect(busy.exitCode).toBe(4);
@@ -95,7 +96,7 @@ describe("runCommand: the one place a thrown error becomes output and an exit co
     const usage = await failWith(new UsageError("--data x: no such folder"), true);
     expect(JSON.parse(usage.stdout)).toEqual({ ok: false, error: "--data x: no such folder" });
     const unexpected = await failWith(new TypeError("x is undefined"), true);
-    expect(unexpected).toMatchObject({ exitCode: 3, stderr: "" });
+    expect(unexpected).toMatchObject({ exitCode: 3, stderr: "spi-static: x is undefined\n" });
     expect(JSON.parse(unexpected.stdout)).toEqual({ ok: false, error: "x is undefined" });
   });
 

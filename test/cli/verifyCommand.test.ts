@@ -37,6 +37,25 @@ describe("spi-static verify's command line", () => {
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toMatch(/^✗ site reachable: GET \/radiodns\/spi\/3\.1\/SI\.xml: /);
     expect(result.stdout).toMatch(/0 passed, 1 failed, 0 skipped/);
+    // --quiet, for cron: the failure on stderr, which cron mails; a good night prints nothing.
+    const quiet = await runInProcess(
+      ["verify", "http://127.0.0.1:9", "--without-key", "--timeout", "2", "--quiet"],
+      root,
+    );
+    expect(quiet.exitCode).toBe(3);
+    expect(quiet.stdout).toBe("");
+    expect(quiet.stderr).toBe(result.stdout);
+  });
+
+  it("refuses a --stale-after that is not 1 to 7 nights", async () => {
+    for (const nights of ["0", "8", "1.5", "x"]) {
+      const result = await runInProcess(
+        ["verify", "http://127.0.0.1:9", "--stale-after", nights],
+        root,
+      );
+      expect(result.exitCode, nights).toBe(2);
+      expect(result.stderr).toContain("expected a number of nights from 1 to 7");
+    }
   });
 
   it("refuses --without-key together with a key", async () => {

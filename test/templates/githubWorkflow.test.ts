@@ -6,6 +6,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { API_WINDOW_DAYS, PUBLISHED_DAYS_AROUND_TODAY } from "../../src/site/siteContract.js";
+import { addDays, dateRange, toUtcMs } from "../../src/time/plainDate.js";
+import { localDateOf, localMinutesOf } from "../../src/time/wallClock.js";
 import { runInProcess } from "../cli/runInProcess.js";
 
 interface Step {
@@ -223,7 +226,43 @@ describe("the nightly workflow", () => {
     expect(deploy.if).toBe(
       "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)",
     );
-    expect(deploy.run).toBe("npx --no -- wrangler deploy");
+    expect(deploy.run).toMatch(/^npx --no -- wrangler deploy 2> deploy\.err \|\| status=\$\?$/m);
+  });
+
+  it("runs early in the provider's night all year; a missed night leaves only the far end out, until the next run", () => {
+    const schedule = nightly.on.schedule as { cron: string }[];
+    expect(schedule).toHaveLength(1);
+    const [minute, hours, ...rest] = (schedule[0]?.cron ?? "").split(" ");
+    expect(rest).toEqual(["*", "*", "*"]);
+    const times = (hours ?? "").split(",").map((hour) => Number(hour) * 60 + Number(minute));
+    expect(times.length, "twice a night").toBe(2);
+    // The zones its comment promises, in both halves of 2026 and 2027.
+    for (const zone of ["Europe/London", "Europe/Zurich"]) {
+      expect(texts.nightly).toContain(zone);
+      const days = dateRange("2026-01-01", "2027-12-31");
+      const runs = days.flatMap((day) => times.map((t) => toUtcMs(day) + t * 60_000));
+      for (const run of runs) {
+        // After the provider's midnight and early in its night.
+        expect(localMinutesOf(zone, run), new Date(run).toISOString()).toBeLessThan(6 * 60);
+      }
+      // Every run of one night missed: a build covers its today ± 8 (PUBLISHED_DAYS_AROUND_TODAY),
+      // the edge serves today ± 7. The site is complete until the next midnight; then the far
+      // end is missing until the next night's first run, which the comment bounds.
+      let longestGapMinutes = 0;
+      for (let night = 1; night < days.length - 1; night++) {
+        const lastGood = runs[night * times.length - 1] as number;
+        const covered = addDays(localDateOf(zone, lastGood), PUBLISHED_DAYS_AROUND_TODAY);
+        const nextGood = runs[(night + 1) * times.length] as number;
+        for (let at = lastGood; at < nextGood; at += 10 * 60_000) {
+          const farEnd = addDays(localDateOf(zone, at), API_WINDOW_DAYS);
+          if (farEnd <= covered) continue;
+          expect(addDays(covered, 1), new Date(at).toISOString()).toBe(farEnd);
+          longestGapMinutes = Math.max(longestGapMinutes, localMinutesOf(zone, nextGood));
+        }
+      }
+      expect(longestGapMinutes).toBeLessThanOrEqual(140);
+    }
+    expect(texts.nightly).toContain("(here 20 to 140\n    # minutes)");
   });
 
   it("checks the live site even when the build did not run, and then tells someone", () => {
@@ -258,7 +297,9 @@ describe("the nightly workflow", () => {
     const bad = await runStep(buildStep, project, env);
     await writeFile(schedule, text);
     expect(bad.code).toBe(1);
-    expect(bad.outputs).toBe("exit=1\n");
+    expect(bad.outputs).toMatch(
+      /^exit=1\ncause=\d+ problem\(s\) in the data, the first: data\/schedules\/main\.yaml:\d+:\d+ "25:61" is not a time of day/,
+    );
     const badReport = await runStep(report, project, { BUILD_EXIT: "1" });
     expect(badReport.code).toBe(0);
     expect(badReport.stdout).toMatch(
@@ -274,6 +315,45 @@ describe("the nightly workflow", () => {
     expect(silent.stdout).toMatch(/^::error title=Build::the build stopped before it could report/);
   });
 
+  it("carries the cause of a build that fails with an error into its log, summary and output", async () => {
+    const env = { SPI_API_KEYS: KEY };
+    const buildStep = stepOf(build, "Build");
+    const report = stepOf(build, "Report the build");
+    expect((await runStep(buildStep, project, env)).code).toBe(0);
+    // A changed radiodnsHost: not a problem in the data, an error of the run (exit 2).
+    const provider = join(project, "data/provider.yaml");
+    const text = await readFile(provider, "utf8");
+    await writeFile(
+      provider,
+      text.replace(/^radiodnsHost: \S+/m, "radiodnsHost: rdns.moved.example"),
+    );
+    try {
+      const moved = await runStep(buildStep, project, env);
+      expect(moved.code).toBe(2);
+      expect(moved.stderr).toMatch(/^spi-static: .*radiodnsHost.*--change-host/m);
+      const cause = /^cause=(.+)$/m.exec(moved.outputs)?.[1] ?? "";
+      expect(cause).toMatch(/radiodnsHost.*--change-host/);
+      const reported = await runStep(report, project, { BUILD_EXIT: "2", BUILD_CAUSE: cause });
+      expect(reported.stdout).toMatch(/^::error title=Build::.*radiodnsHost/m);
+      expect(reported.summary).toMatch(
+        /^### ❌ SPI build failed: the live site was not changed\n\nCause: .*radiodnsHost/,
+      );
+    } finally {
+      await writeFile(provider, text);
+    }
+    // spi-static not installed: no JSON at all, the cause is npx's last line.
+    const bare = join(root, "bare");
+    await mkdir(join(bare, "data"), { recursive: true });
+    await writeFile(join(bare, "package.json"), '{ "name": "bare", "private": true }\n');
+    const missing = await runStep(buildStep, bare, env);
+    expect(missing.code).not.toBe(0);
+    const why = /^cause=(.+)$/m.exec(missing.outputs)?.[1] ?? "";
+    expect(why).not.toBe("");
+    expect(missing.stderr).toContain(why.trim());
+    const silent = await runStep(report, bare, { BUILD_EXIT: "1", BUILD_CAUSE: why });
+    expect(silent.summary).toBe(`### ❌ Build failed before it could report: ${why}\n`);
+  });
+
   it("publishes and deploys the other services when one has errors, and fails the night", async () => {
     const env = { SPI_API_KEYS: KEY };
     const buildStep = stepOf(build, "Build");
@@ -283,7 +363,9 @@ describe("the nightly workflow", () => {
     await writeFile(schedule, text.replace(/start: "?\d\d:\d\d"?/, "start: 25:61"));
     const partial = await runStep(buildStep, example, env);
     expect(partial.code, partial.stderr).toBe(0);
-    expect(partial.outputs).toBe("exit=1\n");
+    expect(partial.outputs).toBe(
+      "exit=1\ncause=left out for errors: pop; the other services were published\n",
+    );
     expect(partial.stdout).toBe(
       "::error title=Build::left out for errors: pop; the other services were published\n",
     );
@@ -325,6 +407,8 @@ describe("the nightly workflow", () => {
     expect(bad.stdout).toMatch(/^::error title=[^:]+::\S/m);
     expect(bad.summary).toMatch(new RegExp(`^### ❌ ${origin} does not answer as it should\\n`));
     expect(bad.summary).toMatch(/^\| check \| what was wrong \|$/m);
+    // The first failed checks, one line, for the issue the tell job opens.
+    expect(bad.outputs).toMatch(/^cause=SI with the key: status 403, expected 200/m);
 
     const down = await runStep(verify, project, {
       SPI_VERIFY_KEY: KEY,
@@ -364,6 +448,8 @@ describe("the nightly workflow", () => {
       const env = {
         BUILD_RESULT: build,
         VERIFY_RESULT: verify,
+        BUILD_CAUSE: build === "failure" ? "--out out: disk full" : "",
+        VERIFY_CAUSE: verify === "failure" ? "fresh: 2 nights late" : "",
         OPEN_ISSUE: openIssue,
         RUN_URL: "https://github.example/run/1",
         SPI_FAILURE_WEBHOOK: webhook,
@@ -379,12 +465,16 @@ describe("the nightly workflow", () => {
         "label create",
         "issue create",
       ]);
-      expect(first[2]).toContain("build and deploy failure, check of the live site success");
+      expect(first[2]).toContain(
+        "build and deploy failure, check of the live site success. Build: --out out: disk full. What went wrong",
+      );
       expect(posted).toHaveLength(1);
       expect(JSON.parse(posted[0] ?? "").text).toContain("https://github.example/run/1");
 
       const second = await night(["success", "failure"], "7");
-      expect(second[1]).toMatch(/^issue comment 7 --body .*check of the live site failure/);
+      expect(second[1]).toMatch(
+        /^issue comment 7 --body .*check of the live site failure\. Live site: fresh: 2 nights late\. /,
+      );
       expect(posted).toHaveLength(2);
 
       const fixed = await night(["success", "success"], "7");

@@ -87,7 +87,11 @@ describe("verify against the preview server", () => {
         "PI revalidation (If-None-Match, bern)",
         "schema validity (spi_31.xsd)",
         "logos named by the open SI",
+        "fresh: the window's far end (today + 7), at most 1 night late",
       ]),
+    );
+    expect(report.checks.find((c) => c.name.startsWith("fresh:"))?.detail).toBe(
+      "on time: the window's far end (20261130) is there for every service; newest document made 2026-11-23T08:00:00Z, 0 days ago",
     );
     // The example's six owners (provider, group, four services), five sizes each, from the preview.
     expect(report.checks.find((c) => c.name === "logos named by the open SI")?.detail).toBe(
@@ -100,7 +104,8 @@ describe("verify against the preview server", () => {
       "8 bearer paths, each the service's id/ document; an unknown bearer 404",
     );
     expect(names.filter((n) => n.startsWith("PI for "))).toHaveLength(5);
-    expect(report.checks.at(-1)?.detail).toBe("all 7 documents fetched are valid");
+    // Two SI, today's PI of each service (5) and at the window's far end (5).
+    expect(report.checks.at(-1)?.detail).toBe("all 12 documents fetched are valid");
   });
 
   it("fails without a key: the checks that need one are skipped, which is not a pass", async () => {
@@ -111,7 +116,7 @@ describe("verify against the preview server", () => {
     expect(skipped.map((c) => c.name)).toEqual([
       "SI with the key",
       "PI per service for today, 404 and 400 answers",
-      "PI by bearer path",
+      "PI by bearer path, freshness of the window's far end",
     ]);
     expect(failed(report)).toEqual(skipped.map((c) => c.name));
     expect(skipped[0]?.detail).toBe(
@@ -193,7 +198,40 @@ describe("verify against the preview server", () => {
     expect(failed(keyed)).toEqual([
       "PI without a key, open PI (bern)",
       "PI by bearer path, today (20261123)",
+      "fresh: the window's far end (today + 7), at most 1 night late",
     ]);
+  });
+
+  it("fails a site built two or six nights ago, with the nights in the message; warns below --stale-after", async () => {
+    const DAY = 86_400_000;
+    const freshness = (report: VerifyReport) =>
+      report.checks.find((c) => c.name.startsWith("fresh:"));
+    // One night late: the whole window is still there, and no client can tell (docs/commands.md).
+    const builtAt = async (nightsAgo: number) => {
+      const staleOut = await mkdtemp(join(tmpdir(), "spi-verify-stale-"));
+      const now = NOW - nightsAgo * DAY;
+      await buildSite({ dataDir: DATA_DIR, outDir: staleOut, now, keys: { keysList: KEY } });
+      return (await preview({ outDir: staleOut })).origin;
+    };
+    const oneNight = await verifySite({ baseUrl: await builtAt(1), key: KEY, now: NOW });
+    expect(failed(oneNight)).toEqual([]);
+
+    const twoNights = await builtAt(2);
+    const late = await verifySite({ baseUrl: twoNights, key: KEY, now: NOW });
+    expect(failed(late)).toEqual(["fresh: the window's far end (today + 7), at most 1 night late"]);
+    expect(freshness(late)?.detail).toBe(
+      "2 nights late: the PI of 5 services, e.g. bern ends 1 day before the window's far end (20261130, today + 7); newest document made 2026-11-21T08:00:00Z, 2 days ago",
+    );
+    const tolerant = await verifySite({ baseUrl: twoNights, key: KEY, now: NOW, staleAfter: 3 });
+    expect(tolerant.ok).toBe(true);
+    expect(freshness(tolerant)).toMatchObject({ ok: true, warning: true });
+    expect(freshness(tolerant)?.detail).toMatch(/^2 nights late: /);
+
+    const sixNights = await verifySite({ baseUrl: await builtAt(6), key: KEY, now: NOW });
+    expect(failed(sixNights)).toEqual([
+      "fresh: the window's far end (today + 7), at most 1 night late",
+    ]);
+    expect(freshness(sixNights)?.detail).toMatch(/^6 nights late: .* ends 5 days before /);
   });
 
   it("fails when a logo's file is not the pixel size SI says", async () => {
