@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { EXIT } from "../exit/exitCodes.js";
 import { printableLines } from "../exit/printableText.js";
 import type { BuildOptions } from "./buildCommand.js";
@@ -187,6 +187,14 @@ writing the same output folder.`,
       "--jobs <count>",
       "threads that parse data files at once; 1: the main thread only (default: every core; documents are rendered on the main thread)",
       parseJobs,
+    )
+    .addOption(
+      new Option(
+        "--asset-limit <plan>",
+        "warn when out/ nears or passes the Cloudflare Workers plan's static asset limit (free: 20,000 files, paid: 100,000; off: the documents are served from a bucket or another host)",
+      )
+        .choices(["free", "paid", "off"])
+        .default("free"),
     )
     .addHelpText(
       "after",
