@@ -34,9 +34,10 @@ if [ -n "${R2_ACCESS_KEY_ID:-}" ]; then
   export RCLONE_CONFIG_R2_SECRET_ACCESS_KEY="${R2_SECRET_ACCESS_KEY:?}"
   export RCLONE_CONFIG_R2_ENDPOINT="https://${CLOUDFLARE_ACCOUNT_ID:?}.r2.cloudflarestorage.com"
   get_record() {
-    # No record yet (a new bucket): a first upload. A listing that fails stops the script.
-    listed=$(rclone lsf "r2:$bucket/_spi-static/" --retries 4) || return 1
-    case "$listed" in *uploaded.json*) rclone copyto "r2:$bucket/$record" "$plan/bucket.json" --retries 4 ;; esac
+    # No _spi-static/ in the bucket (a new one): a first upload. A listing that fails is retried.
+    top=$(rclone lsf "r2:$bucket" --max-depth 1 --retries 4) || return 1
+    case "$top" in *_spi-static/*) ;; *) return 0 ;; esac
+    rclone copyto "r2:$bucket/$record" "$plan/bucket.json" --retries 4
   }
   put_list() { rclone copy out "r2:$bucket" --files-from-raw "$1" --no-traverse --transfers 16 --retries 4; }
   delete_list() { rclone delete "r2:$bucket" --files-from-raw "$1" --no-traverse --retries 4; }

@@ -223,7 +223,11 @@ describe("the nightly workflow", () => {
     expect(deploy.if).toBe(
       "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)",
     );
-    expect(deploy.run).toBe("npx --no -- wrangler deploy");
+    // Without the SPI_R2_BUCKET variable: wrangler deploy, the documents as static assets.
+    expect(deploy.run?.split("\n")[0]).toBe(
+      'if [ -z "$SPI_R2_BUCKET" ]; then exec npx --no -- wrangler deploy; fi',
+    );
+    expect(deploy.env?.SPI_R2_BUCKET).toMatch(/^\$\{\{ vars\.SPI_R2_BUCKET \}\}$/);
   });
 
   it("checks the live site even when the build did not run, and then tells someone", () => {
