@@ -14,35 +14,45 @@ export type AssetLimit = keyof typeof ASSET_LIMITS | "off";
 /** From this share of the limit on, the build warns ahead: weeks of growth, not the night it fails. */
 const WARN_FROM = 0.9;
 
-/**
- * What `wrangler deploy` uploads as assets: every file of the folder but those a line of its
- * `.assetsignore` names (a file or folder name, at any depth: all the build writes there).
- */
-export function deployedAssets(paths: readonly string[], assetsIgnore: string): string[] {
-  const ignored = new Set(
+/** The names `.assetsignore`'s lines keep out: a file or folder name, at any depth (all the build writes there). */
+function ignoredNames(assetsIgnore: string): Set<string> {
+  return new Set(
     assetsIgnore
       .split("\n")
       .map((line) => line.trim())
       .filter((line) => line !== "" && !line.startsWith("#")),
   );
+}
+
+/** What `wrangler deploy` uploads as assets: every file of the folder but those its `.assetsignore` names. */
+export function deployedAssets(paths: readonly string[], assetsIgnore: string): string[] {
+  const ignored = ignoredNames(assetsIgnore);
   return paths.filter((path) => !path.split("/").some((part) => ignored.has(part)));
 }
 
-/** The files of a folder (relative paths, `/`-separated) and its `.assetsignore`, as the deploy sees them. */
+/**
+ * The files of a folder (relative paths, `/`-separated) and its `.assetsignore`, as the deploy
+ * sees them. Ignored folders are not walked: the build's state (its input cache) costs nothing.
+ */
 export async function listDeployFolder(
   outDir: string,
 ): Promise<{ paths: string[]; assetsIgnore: string }> {
-  const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
-  const paths = entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name).slice(outDir.length + 1))
-    .map((path) => path.split("\\").join("/"));
   const assetsIgnore = await readFile(join(outDir, ".assetsignore"), "utf8").catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return "";
       throw error;
     },
   );
+  const ignored = ignoredNames(assetsIgnore);
+  const paths: string[] = [];
+  const walk = async (folder: string, prefix: string): Promise<void> => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      if (ignored.has(entry.name)) continue;
+      if (entry.isDirectory()) await walk(join(folder, entry.name), `${prefix}${entry.name}/`);
+      else if (entry.isFile()) paths.push(`${prefix}${entry.name}`);
+    }
+  };
+  await walk(outDir, "");
   return { paths, assetsIgnore };
 }
 
