@@ -1,4 +1,10 @@
 import { DEMO_KEYS_FILE } from "../edge/apiKeys.js";
+import {
+  type AssetLimit,
+  assetLimitProblem,
+  deployedAssets,
+  listDeployFolder,
+} from "../edge/assetLimit.js";
 import { EXIT, type ExitCode } from "../exit/exitCodes.js";
 import { printable } from "../exit/printableText.js";
 import { UsageError } from "../exit/spiStaticError.js";
@@ -23,6 +29,8 @@ export interface BuildOptions {
   force?: boolean | undefined;
   /** Threads that may parse data files at once; undefined: the machine's cores. */
   jobs?: number | undefined;
+  /** The Workers plan whose asset limit out/ is counted against; off: documents not deployed as assets. */
+  assetLimit?: AssetLimit | undefined;
 }
 
 /** `spi-static build`: renders and publishes the site, then prints its summary. */
@@ -46,10 +54,14 @@ export async function buildCommand(options: BuildOptions, io: CommandIo): Promis
     changeHost: options.changeHost,
     jobs: options.jobs,
   }).finally(() => progress?.clear());
+  const deploy = await listDeployFolder(options.out);
+  const assetFiles = deployedAssets(deploy.paths, deploy.assetsIgnore).length;
+  const tooMany = assetLimitProblem(assetFiles, options.assetLimit ?? "free", options.out);
+  if (tooMany) summary.problems.push(tooMany);
   const broken = summary.brokenServices;
   const exitCode = broken.length > 0 ? EXIT.invalidInput : EXIT.ok;
   // --json: the summary on stdout; a failed night is said on stderr as well, for cron's mail.
-  if (options.json) io.stdout(JSON.stringify({ ok: broken.length === 0, ...summary }));
+  if (options.json) io.stdout(JSON.stringify({ ok: broken.length === 0, ...summary, assetFiles }));
   const silent = options.quiet || options.json;
   if (summary.problems.length > 0 && (!silent || broken.length > 0)) {
     io.stderr(summary.problems.map(formatProblem).join("\n"));

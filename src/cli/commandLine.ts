@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { EXIT } from "../exit/exitCodes.js";
 import { printableLines } from "../exit/printableText.js";
 import type { BuildOptions } from "./buildCommand.js";
@@ -30,6 +30,7 @@ import {
 import { type CommandFunction, runCommand } from "./runCommand.js";
 import type { SchemaOptions } from "./schemaCommand.js";
 import type { ServeOptions } from "./serveCommand.js";
+import type { UploadListOptions } from "./uploadListCommand.js";
 import type { ValidateOptions } from "./validateCommand.js";
 import type { VerifyCommandOptions } from "./verifyCommand.js";
 
@@ -45,6 +46,7 @@ const commands = {
   dns: async () => (await import("./dnsCommand.js")).dnsCommand,
   import: async () => (await import("./importCommand.js")).importCommand,
   nginx: async () => (await import("./nginxCommand.js")).nginxCommand,
+  uploadList: async () => (await import("./uploadListCommand.js")).uploadListCommand,
 };
 
 const DATA_OPTION = "folder with provider.yaml, services/ and schedules/ (default: ./data)";
@@ -189,6 +191,14 @@ writing the same output folder.`,
       "threads that parse data files at once; 1: the main thread only (default: every core; documents are rendered on the main thread)",
       parseJobs,
     )
+    .addOption(
+      new Option(
+        "--asset-limit <plan>",
+        "warn when out/ nears or passes the Cloudflare Workers plan's static asset limit (free: 20,000 files, paid: 100,000; off: the documents are served from a bucket or another host)",
+      )
+        .choices(["free", "paid", "off"])
+        .default("free"),
+    )
     .addHelpText(
       "after",
       `
@@ -325,6 +335,20 @@ failed or the site cannot be reached.`,
     .option("--data <dir>", DATA_OPTION, parseFolderPath)
     .option("--json", "print the records as one line of JSON")
     .action((options: DnsOptions) => dispatch(commands.dns, options));
+
+  program
+    .command("upload-list")
+    .description(
+      "list what a night's upload of out/ to an object store (an R2 bucket) puts and deletes, in order: documents.txt, then si.txt, then delete.txt, then uploaded.json, the record to store once all succeeded",
+    )
+    .option("--out <dir>", "the built output folder", parseFolderPath, "out")
+    .option(
+      "--since <file>",
+      "the record (uploaded.json) of the last complete upload; without it, every document is put",
+    )
+    .option("--to <dir>", "where the lists and the new record are written", "upload")
+    .option("--json", "print the counts as one line of JSON")
+    .action((options: UploadListOptions) => dispatch(commands.uploadList, options));
 
   program
     .command("import")

@@ -53,9 +53,29 @@ export interface AssetFetcher {
   fetch(request: Request): Promise<Response>;
 }
 
+/** What the rules read of an R2 object: its bytes and the validators R2 keeps. */
+export interface BucketObject {
+  body: ReadableStream;
+  /** The quoted ETag (`"<md5>"`): strong, as the asset store's. */
+  httpEtag: string;
+  /** When the object was written: the upload writes one only when its document changed. */
+  uploaded: Date;
+}
+
+/** An R2 bucket binding, as far as the rules use it. */
+export interface DocumentBucket {
+  get(key: string): Promise<BucketObject | null>;
+}
+
 /** The worker's environment (Cloudflare bindings, or what the preview server passes). */
 export interface EdgeEnv {
-  ASSETS: AssetFetcher;
+  /** The static files; unused when DOCUMENTS is bound. */
+  ASSETS?: AssetFetcher;
+  /**
+   * An R2 bucket holding out/'s documents under their asset paths (docs/deploy.md, "Past the
+   * assets limit"): when bound, it answers in place of ASSETS.
+   */
+  DOCUMENTS?: DocumentBucket;
   /**
    * SHA-256 digests (hex, any case) separated by commas, semicolons or white space, or pasted
    * `sha256sum` lines (`<hex>  -`); when set (non-empty) they replace the build's digests. Read
@@ -351,7 +371,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     contentType?: string,
   ): Promise<Response> {
     // The asset path is built from constants and validated parts, never from the request path.
-    const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
+    const asset = await documentStore(env).fetch(new Request(new URL(`/${path}`, request.url)));
     if (asset.status >= 500) {
       await asset.body?.cancel();
       throw new Error(`ASSETS answered ${asset.status}`);
@@ -373,6 +393,28 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     const body = await asset.arrayBuffer();
     headers["Content-Length"] = String(body.byteLength);
     return respond(request, 200, body, headers);
+  }
+
+  /**
+   * Where documents are read: the DOCUMENTS bucket when one is bound, answering as the ASSETS
+   * binding does (200 with ETag and Last-Modified, 404 for no object), so that every check
+   * above is the same code for both. Its object keys are the asset paths.
+   */
+  function documentStore(env: EdgeEnv): AssetFetcher {
+    const bucket = env.DOCUMENTS;
+    if (bucket === undefined || bucket === null) {
+      if (env.ASSETS === undefined) throw new Error("neither ASSETS nor DOCUMENTS is bound");
+      return env.ASSETS;
+    }
+    return {
+      async fetch(request: Request) {
+        const object = await bucket.get(decodeURIComponent(new URL(request.url).pathname.slice(1)));
+        if (object === null) return new Response(null, { status: 404 });
+        return new Response(object.body, {
+          headers: { ETag: object.httpEtag, "Last-Modified": object.uploaded.toUTCString() },
+        });
+      },
+    };
   }
 
   async function handle(request: Request, env: EdgeEnv): Promise<Response> {

@@ -8,6 +8,7 @@ import { Miniflare } from "miniflare";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COMPATIBILITY_DATE, WORKER_PATH } from "../../src/edge/edgeFiles.js";
 import { createEdgeWorker, type EdgeEnv } from "../../src/edge/edgeRules.js";
+import { planUpload, servedDocuments } from "../../src/edge/uploadList.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
 import { startPreviewServer } from "../../src/serve/previewServer.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
@@ -28,11 +29,13 @@ import {
 const run = promisify(execFile);
 const CLI = resolve("dist/cli/main.js");
 
-type Way = "direct" | "preview" | "workerd";
+/** bucket: the same worker in workerd, the documents in a local R2 bucket instead of assets. */
+type Way = "direct" | "preview" | "workerd" | "bucket";
 const observed: Record<Way, Map<MatrixRow, Observed>> = {
   direct: new Map(),
   preview: new Map(),
   workerd: new Map(),
+  bucket: new Map(),
 };
 let built: Record<SiteName, BuiltSite>;
 let keyedOnlyLines: string[];
@@ -115,7 +118,12 @@ async function mismatches(way: Way): Promise<string[]> {
     if (expected.file) {
       const { mtime, size } = await stat(join(siteOf(row.setup).outDir, expected.file));
       const lastModified = way === "workerd" ? null : mtime.toUTCString();
-      if (seen.validators.lastModified !== lastModified)
+      // R2 keeps when the object was put: the upload puts a document when it changed.
+      if (
+        way === "bucket"
+          ? seen.validators.lastModified === null
+          : seen.validators.lastModified !== lastModified
+      )
         wrong("last-modified", seen.validators.lastModified);
       if (seen.status === 200 && h["content-length"] !== String(size))
         wrong(`content-length (expected ${size})`, h["content-length"]);
@@ -195,6 +203,11 @@ describe("the request matrix", () => {
     expect(await mismatches("workerd")).toEqual([]);
   });
 
+  it("(d) the same out/_worker.js in workerd, the documents in an R2 bucket as upload-list puts them, answers every row as expected", async () => {
+    await runOnBucket(observed.bucket);
+    expect(await mismatches("bucket")).toEqual([]);
+  }, 300_000);
+
   it("(c′) the worker the compiled CLI writes (tsc's output, what users deploy) answers exactly the same", async () => {
     const outDirs = {} as Record<SiteName, string>;
     for (const variant of ["keyed", "openPi", "ownHost"] as const) {
@@ -221,7 +234,7 @@ describe("the request matrix", () => {
     const differences: string[] = [];
     for (const row of MATRIX) {
       const direct = observed.direct.get(row);
-      for (const way of ["preview", "workerd"] as const) {
+      for (const way of ["preview", "workerd", "bucket"] as const) {
         if (way === "preview" && row.httpsOnly) continue;
         const other = observed[way].get(row);
         if (way === "workerd" && row.expected.withoutLastModified) continue;
@@ -229,6 +242,7 @@ describe("the request matrix", () => {
       }
     }
     expect(observed.workerd.size).toBe(MATRIX.length);
+    expect(observed.bucket.size).toBe(MATRIX.length);
     expect(differences).toEqual([]);
   });
 });
@@ -245,37 +259,82 @@ async function runInWorkerd(
 ) {
   await Promise.all(
     setupNames.map(async (setup) => {
-      const { now, apiKeySha256 } = setupOf(setup);
       const outDir = outDirOf(setup);
-      const bindings: Record<string, string> = { SPI_FIXED_NOW: now };
-      if (apiKeySha256) bindings.API_KEY_SHA256 = apiKeySha256;
-      const mf = new Miniflare({
-        modules: true,
-        scriptPath: join(outDir, WORKER_PATH),
-        modulesRoot: outDir,
-        compatibilityDate: COMPATIBILITY_DATE,
-        bindings,
-        // The worker runs ahead of the assets, as with run_worker_first / Pages advanced mode.
-        assets: {
-          directory: outDir,
-          binding: "ASSETS",
-          routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
-        },
-      });
-      try {
-        for (const row of rowsOf(setup)) {
-          const response = await mf.dispatchFetch(`${row.origin}${row.target}`, {
-            method: row.method,
-            headers: headersOf(row, into),
-            redirect: "manual",
-          });
-          into.set(row, await observe(response as unknown as Response));
-        }
-      } finally {
-        await mf.dispose();
+      // The worker runs ahead of the assets, as with run_worker_first / Pages advanced mode.
+      const assets = {
+        directory: outDir,
+        binding: "ASSETS",
+        routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
+      };
+      await sendRows(new Miniflare({ ...workerOf(setup, outDir), assets }), setup, into);
+    }),
+  );
+}
+
+/**
+ * Every row through its site's _worker.js in workerd without assets: the documents in a local
+ * R2 bucket bound as DOCUMENTS, filled once per site as upload-list plans a first upload.
+ */
+async function runOnBucket(into: Map<MatrixRow, Observed>) {
+  const siteNames = [...new Set(setupNames.map((setup) => setupOf(setup).site ?? "keyed"))];
+  await Promise.all(
+    siteNames.map(async (name) => {
+      const { outDir } = built[name];
+      const r2 = { r2Buckets: ["DOCUMENTS"], r2Persist: await mkdtemp(join(tmpdir(), "spi-r2-")) };
+      await uploadInto(new Miniflare({ ...workerOf("build", outDir), ...r2 }), outDir);
+      // One after the other: each instance opens the bucket's stored state.
+      for (const setup of setupNames.filter((s) => (setupOf(s).site ?? "keyed") === name)) {
+        await sendRows(new Miniflare({ ...workerOf(setup, outDir), ...r2 }), setup, into);
       }
     }),
   );
+}
+
+/** The worker of `outDir` with the setup's clock and secret. */
+function workerOf(setup: SetupName, outDir: string) {
+  const { now, apiKeySha256 } = setupOf(setup);
+  const bindings: Record<string, string> = { SPI_FIXED_NOW: now };
+  if (apiKeySha256) bindings.API_KEY_SHA256 = apiKeySha256;
+  return {
+    modules: true,
+    scriptPath: join(outDir, WORKER_PATH),
+    modulesRoot: outDir,
+    compatibilityDate: COMPATIBILITY_DATE,
+    bindings,
+  };
+}
+
+async function sendRows(mf: Miniflare, setup: SetupName, into: Map<MatrixRow, Observed>) {
+  try {
+    for (const row of rowsOf(setup)) {
+      const response = await mf.dispatchFetch(`${row.origin}${row.target}`, {
+        method: row.method,
+        headers: headersOf(row, into),
+        redirect: "manual",
+      });
+      into.set(row, await observe(response as unknown as Response));
+    }
+  } finally {
+    await mf.dispose();
+  }
+}
+
+/** A first upload, as upload-list plans it: the documents, then the SI. */
+async function uploadInto(mf: Miniflare, outDir: string) {
+  try {
+    // Typed here: miniflare's own type of the bucket needs @cloudflare/workers-types, not installed.
+    const bucket = (await mf.getR2Bucket("DOCUMENTS")) as unknown as {
+      put(key: string, value: Uint8Array): Promise<unknown>;
+    };
+    const plan = planUpload(await servedDocuments(outDir), undefined);
+    expect(plan.deletes).toEqual([]);
+    const put = (path: string) =>
+      readFile(join(outDir, path)).then((bytes) => bucket.put(path, new Uint8Array(bytes)));
+    await Promise.all(plan.documents.map(put));
+    await Promise.all(plan.serviceInformation.map(put));
+  } finally {
+    await mf.dispose();
+  }
 }
 
 /** Sends the request target byte for byte (no client-side URL normalisation). */

@@ -226,7 +226,11 @@ describe("the nightly workflow", () => {
     expect(deploy.if).toBe(
       "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)",
     );
-    expect(deploy.run).toMatch(/^npx --no -- wrangler deploy 2> deploy\.err \|\| status=\$\?$/m);
+    // Without the SPI_R2_BUCKET variable: wrangler deploy, the documents as static assets.
+    expect(deploy.run).toMatch(
+      /^if \[ -z "\$SPI_R2_BUCKET" \]; then\n {2}npx --no -- wrangler deploy 2> deploy\.err \|\| status=\$\?$/m,
+    );
+    expect(deploy.env?.SPI_R2_BUCKET).toMatch(/^\$\{\{ vars\.SPI_R2_BUCKET \}\}$/);
   });
 
   it("runs early in the provider's night all year; a missed night leaves only the far end out, until the next run", () => {
