@@ -189,6 +189,11 @@ describe("the installed package, upgraded", () => {
     await writeFile(writer, code.replace(`encoding="UTF-8"?>'`, `encoding="utf-8"?>'`));
     const upgraded = await build();
     expect(upgraded).toMatchObject({ upToDate: false, reused: await logos() });
+    // Why, by name: not up to date, and each document rendered again.
+    expect(upgraded.debug).toMatch(/debug stamp: building \S+: the program changed: code \(/);
+    expect(upgraded.debug).toMatch(
+      /debug plan: \S+_PI\.xml: rendered: its inputs changed: the program changed: code\n/,
+    );
     const published = await declarations();
     // Every PI document of the window and both SI documents, each rendered again.
     expect(published.length).toBeGreaterThanOrEqual(17);
@@ -213,6 +218,14 @@ describe("the installed package, upgraded", () => {
     await writeFile(manifestPath, JSON.stringify({ ...manifest, version: "99.0.0" }));
     const updated = await build();
     expect(updated).toMatchObject({ upToDate: false, reused: await logos() });
+    expect(updated.debug).toMatch(
+      new RegExp(
+        `debug stamp: building \\S+: the program changed: @date-fns/tz ${manifest.version} → 99\\.0\\.0 \\(`,
+      ),
+    );
+    expect(updated.debug).toMatch(
+      /debug plan: main: laid out in full: its inputs changed: the program changed: @date-fns\/tz /,
+    );
     expect(updated.rendered).toBeGreaterThanOrEqual(17);
   }, 120_000);
 });

@@ -24,18 +24,46 @@ export interface FingerprintInputs {
 }
 
 /**
- * A SHA-256 over everything a build's output depends on apart from the date: the program itself,
- * every file in the data folder, and the key digests. Two builds with the same fingerprint on the
- * same local day write the same files (creationTime aside), so the second need not run at all.
- * Hashing is a few milliseconds for megabytes of YAML; laying the schedules out is seconds.
+ * What a build's output depends on apart from the date, by name: the program's parts
+ * (describeProgram), the data folder and each of its files' digests (or why it could not be
+ * read), and the key digests. Kept with the stamp (buildStamp.ts), so that the next build can
+ * say which of them changed (inputChanges.ts).
  */
-export function fingerprintBuild({ dataDir, keyDigests, known }: FingerprintInputs): string {
-  const hash = createHash("sha256");
-  hash.update(`program ${fingerprintProgram()}\0`);
-  hash.update(`data folder ${dataDir}\0`);
-  hashFolder(hash, dataDir, "data", known);
-  hash.update(`keys ${[...keyDigests].sort().join(",")}\0`);
-  return hash.digest("hex");
+export interface BuildSources {
+  program: Record<string, string>;
+  dataDir: string;
+  /** Each file by its path in the data folder: its kind and digest, or why it was not read. */
+  data: Record<string, string>;
+  keys: string;
+}
+
+/**
+ * The sources of a build now. Hashing is a few milliseconds for megabytes of YAML; laying the
+ * schedules out is seconds. A data file that cannot be read, or a folder that cannot be listed,
+ * is noted as such: the build goes on to load the data, which says why (so `build` and
+ * `validate` report the same problem).
+ */
+export function readBuildSources({ dataDir, keyDigests, known }: FingerprintInputs): BuildSources {
+  return {
+    program: Object.fromEntries(describeProgram()),
+    dataDir,
+    data: Object.fromEntries(digestsUnder(dataDir, known).digests),
+    keys: createHash("sha256")
+      .update([...keyDigests].sort().join(","))
+      .digest("hex"),
+  };
+}
+
+/**
+ * A SHA-256 over a build's sources. Two builds with the same fingerprint on the same local day
+ * write the same files (creationTime aside), so the second need not run at all.
+ */
+export function fingerprintOf(sources: BuildSources): string {
+  return createHash("sha256").update(JSON.stringify(sources)).digest("hex");
+}
+
+export function fingerprintBuild(inputs: FingerprintInputs): string {
+  return fingerprintOf(readBuildSources(inputs));
 }
 
 /**
@@ -81,9 +109,9 @@ function readProgramParts(): Map<string, string> {
  * dependency renders everything again.
  */
 export function fingerprintProgram(): string {
-  const hash = createHash("sha256");
-  for (const [name, value] of describeProgram()) hash.update(`${name} ${value}\0`);
-  return hash.digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([...describeProgram()]))
+    .digest("hex");
 }
 
 /**
@@ -162,40 +190,36 @@ export function describeDependencies(root: string): [string, string][] {
 
 /** A folder's files and their digests as one SHA-256; a file or folder not read: unknown. */
 function digestOfFolder(dir: string): string {
-  const hash = createHash("sha256");
-  const unread = hashFolder(hash, dir, "");
-  return unread === undefined ? hash.digest("hex") : unknownPart(`${unread} could not be read`);
+  const { digests, unread } = digestsUnder(dir);
+  if (unread !== undefined) return unknownPart(`${unread} could not be read`);
+  return createHash("sha256").update(JSON.stringify(digests)).digest("hex");
 }
 
 /**
- * Hashes each file's name and digest. A file that cannot be read, or a folder that cannot be
- * listed, is hashed as such and its name returned (the first one): for the data folder the build
- * goes on to load the data, which says why (so `build` and `validate` report the same problem);
- * for the program it is unknown. A link is hashed by where it points (the loader follows it
- * within the data folder only).
+ * Each file under `dir` by its path there, with its kind and digest; a file that cannot be read,
+ * or a folder that cannot be listed, with why instead, and `unread`: the first of them. A link
+ * is taken by where it points (the loader follows it within the data folder only).
  */
-function hashFolder(
-  hash: ReturnType<typeof createHash>,
+function digestsUnder(
   dir: string,
-  label: string,
   known?: KnownDigests,
-): string | undefined {
+): { digests: [string, string][]; unread: string | undefined } {
   let unread: string | undefined;
-  for (const { path, kind, code } of entriesUnder(dir)) {
-    const name = `${label} ${relative(dir, path).split(sep).join("/")}`;
+  const digests = entriesUnder(dir).map(({ path, kind, code }): [string, string] => {
+    const name = relative(dir, path).split(sep).join("/");
     try {
       if (code !== undefined) throw Object.assign(new Error(code), { code });
       const digest =
         kind === "link"
           ? createHash("sha256").update(readlinkSync(path)).digest("hex")
           : fileDigest(path, known);
-      hash.update(`${name} ${kind} ${digest}\0`);
+      return [name, `${kind} ${digest}`];
     } catch (error) {
-      hash.update(`${name} unreadable ${(error as NodeJS.ErrnoException).code}\0`);
       unread ??= path;
+      return [name, `unreadable ${(error as NodeJS.ErrnoException).code}`];
     }
-  }
-  return unread;
+  });
+  return { digests, unread };
 }
 
 const hashed = new ReusedBuffer();

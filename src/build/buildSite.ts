@@ -39,7 +39,7 @@ import {
 } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { openAheadFolder } from "./aheadFolder.js";
-import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
+import { fingerprintProgram, readBuildSources } from "./buildFingerprint.js";
 import {
   afterHashing,
   type BuildPlan,
@@ -52,13 +52,14 @@ import {
   type ServicePlan,
   type SettledDecision,
 } from "./buildPlan.js";
-import type { BuildStamp } from "./buildStamp.js";
+import { type BuildStamp, recordedSources } from "./buildStamp.js";
 import { type BuildState, readBuildState } from "./buildState.js";
 import { type CheckRecord, openCheckRecord } from "./checkRecord.js";
 import { openDigestRecord } from "./digestRecord.js";
 import { observeState, type SeenFile, seeUnchanged } from "./fileState.js";
 import { refuseHostChange } from "./hostChange.js";
 import { openInputCacheFolder } from "./inputCacheFolder.js";
+import { describeChanges, type InputChanges, inputChanges } from "./inputChanges.js";
 import { type InputsRecord, readInputsRecord } from "./inputsRecord.js";
 import { readKeptServices, recordServiceRoutes } from "./keptServices.js";
 import {
@@ -187,11 +188,11 @@ async function buildLocked(
   const state = readBuildState(outDir, notes);
   // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
   const known = openDigestRecord(state, Date.now(), { readEarlier: !force });
-  const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests, known });
+  const sources = readBuildSources({ dataDir, keyDigests: apiKeys.digests, known });
   if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
     ? undefined
-    : await findUpToDateSite<StampedReport>(outDir, inputs, now, { ...publish, state });
+    : await findUpToDateSite<StampedReport>(outDir, sources, now, { ...publish, state });
   if (upToDate) {
     return {
       ...upToDate.report,
@@ -222,8 +223,10 @@ async function buildLocked(
       known,
       jobs: jobs ?? availableParallelism(),
     });
+    const changes = inputChanges(recordedSources(state), sources);
     const planned =
-      loaded.broadcaster && planFor(loaded.broadcaster, now, outDir, state, checkRecord, force);
+      loaded.broadcaster &&
+      planFor(loaded.broadcaster, now, outDir, { state, checkRecord, changes, force });
     const ahead = new RenderAhead(now, aheadFolder);
     const validated = dataReport(loaded, planned && schedule(planned, now, ahead));
     onValidated?.(validated);
@@ -281,7 +284,7 @@ async function buildLocked(
     const stamp: BuildStamp<StampedReport> | undefined = hasErrors
       ? undefined
       : {
-          inputs,
+          sources,
           timeZone,
           today: scheduled.today,
           report,
@@ -353,11 +356,14 @@ function* documentsToPublish({
 }): Generator<PublishableDocument> {
   const note = (path: string, decision: SettledDecision) => {
     tally.count(decision);
-    if (decision.render) debug("plan", () => `${path}: rendered: ${decision.why}`);
+    if (decision.render) {
+      const { why, detail } = decision;
+      debug("plan", () => `${path}: rendered: ${why}${detail ? `: ${detail}` : ""}`);
+    }
     return decision;
   };
-  const decide = (path: string, inputs: string) =>
-    note(path, settle(outDir, path, planDocument(planned.state, path, inputs)));
+  const decide = (path: string, inputs: string, detail?: () => string | undefined) =>
+    note(path, settle(outDir, path, planDocument(planned.state, path, inputs, detail)));
   for (const logo of logos) {
     const decision = decide(logo.path, logo.inputs);
     yield decision.render
@@ -392,7 +398,13 @@ function* documentsToPublish({
   const reusedSi = new Map<string, SeenFile>();
   for (const [path, carried] of carriedTo) {
     const inputs = withInputs(serviceInformation, carried);
-    const decision = decide(path, inputs);
+    const decision = decide(
+      path,
+      inputs,
+      () =>
+        (planned.state.changes && describeChanges(planned.state.changes)) ??
+        "the services published, or the entries kept for broken ones, changed",
+    );
     inputsOf.set(path, inputs);
     if (decision.render) toRender.serviceInformation.push(path);
     else reusedSi.set(path, decision.file);
@@ -429,9 +441,12 @@ function planFor(
   broadcaster: Broadcaster,
   now: number,
   outDir: string,
-  buildState: BuildState,
-  checkRecord: CheckRecord,
-  force: boolean,
+  {
+    state: buildState,
+    checkRecord,
+    changes,
+    force,
+  }: { state: BuildState; checkRecord: CheckRecord; changes: InputChanges; force: boolean },
 ): Planned {
   const { provider } = broadcaster;
   const { dates, span } = publishedDays(provider.timeZone, now);
@@ -447,6 +462,7 @@ function planFor(
     checks: checkRecord.recorded,
     journaled: new Set(buildState.journaledVersions.keys()),
     observed,
+    changes,
   };
   const program = fingerprintProgram();
   const plan = planBuild(
@@ -455,7 +471,7 @@ function planFor(
       id: service.id,
       fqdn: service.radiodns.fqdn,
       serviceIdentifier: service.radiodns.serviceIdentifier,
-      inputs: withSpan(serviceInputs(program, provider, service), service, span),
+      ...withSpan(serviceInputs(program, provider, service), service, span),
       checkKey: checkRecord.keyOf(provider, service),
       span,
     })),
@@ -471,11 +487,15 @@ function planFor(
  * depend on it (schedule/rollCheck.ts spanDependence): such a service's documents are rendered
  * again every night instead of reused, so a nightly writes what --force writes.
  */
-function withSpan(inputs: string, service: Service, span: LayoutSpan): string {
+function withSpan(
+  inputs: string,
+  service: Service,
+  span: LayoutSpan,
+): { inputs: string; spanDependence?: string } {
   const why = spanDependence(service, span);
-  if (why === undefined) return inputs;
+  if (why === undefined) return { inputs };
   debug("plan", () => `${service.id}: its PI documents depend on the days laid out (${why})`);
-  return withInputs(inputs, [`span ${span.from} ${span.to}`]);
+  return { inputs: withInputs(inputs, [`span ${span.from} ${span.to}`]), spanDependence: why };
 }
 
 /** A decision settled: a document whose file's state changed is reused if its bytes did not. */
