@@ -229,3 +229,49 @@ describe("the installed package, upgraded", () => {
     expect(updated.rendered).toBeGreaterThanOrEqual(17);
   }, 120_000);
 });
+
+/**
+ * The regression of issue 33 put back on purpose: the program's fingerprint a constant, so that
+ * no recorded input says the program changed. The build's own reuse check must still find out.
+ */
+describe("the installed package, with a fingerprint that misses a change", () => {
+  const installed = join(project, "node_modules/spi-static");
+
+  it("warns on the next nightly, renders everything again, and leaves no published document stale", async () => {
+    const fingerprint = join(installed, "dist/build/buildFingerprint.js");
+    const code = await readFile(fingerprint, "utf8");
+    const constant = code.replace(
+      "function describeProgram() {",
+      'function describeProgram() {\n    return new Map([["code", "the same whatever runs"]]);',
+    );
+    expect(constant).not.toBe(code);
+    await writeFile(fingerprint, constant);
+    const build = async (now: string) => {
+      const built = await npx(["build", "--json", "--now", now], { SPI_STATIC_DEBUG: "plan" });
+      expect(built.code, built.stderr).toBe(0);
+      return { ...(JSON.parse(built.stdout) as { notes: string[] }), debug: built.stderr };
+    };
+    await build("2026-12-01T04:00:00Z");
+    // A release that changes every XML document, unseen by the (constant) fingerprint.
+    const writer = join(installed, "dist/render/xmlWriter.js");
+    const writerCode = await readFile(writer, "utf8");
+    await writeFile(writer, writerCode.replace(`encoding="utf-8"?>'`, `encoding="UTF-8"?>'`));
+    const nightly = await build("2026-12-02T04:00:00Z");
+    expect(nightly.debug).toMatch(/debug plan: main: reuse check: renders \S+_PI\.xml again/);
+    expect(nightly.notes).toEqual([
+      expect.stringMatching(
+        /_PI\.xml \(reused: its inputs and file as the last build recorded them\) renders otherwise with this program and data: .* every document was rendered again, as with --force$/,
+      ),
+    ]);
+    const out = join(project, "out");
+    const xml = (await readdir(out, { recursive: true })).filter(
+      (path) => path.endsWith(".xml") && !path.startsWith("_spi-static"),
+    );
+    expect(xml.length).toBeGreaterThanOrEqual(17);
+    for (const path of xml) {
+      expect((await readFile(join(out, path), "utf8")).split("\n")[0], path).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?>',
+      );
+    }
+  }, 120_000);
+});

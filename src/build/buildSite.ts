@@ -71,6 +71,7 @@ import {
   publishSite,
 } from "./publishSite.js";
 import { RenderAhead } from "./renderAhead.js";
+import { ReuseCheck, sampleDate } from "./reuseCheck.js";
 import { type ShortcutNotes, STATE_DIR } from "./stateFolder.js";
 
 export interface BuildOptions {
@@ -141,9 +142,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildSummary> {
   );
   let summary: BuildSummary;
   try {
-    summary = await buildLocked(started, apiKeys, {
-      ...options,
-      publish: { ...publish, lock: "held" },
+    const locked = { ...options, publish: { ...publish, lock: "held" as const } };
+    summary = await buildLocked(started, apiKeys, locked).catch(async (error: unknown) => {
+      if (!(error instanceof ReusedWrongly)) throw error;
+      // What was reused cannot be trusted tonight: everything is rendered, nothing is written
+      // before (the check runs before the publish stage).
+      const rebuilt = await buildLocked(started, apiKeys, { ...locked, force: true });
+      return { ...rebuilt, notes: [...error.notes, ...rebuilt.notes] };
     });
   } catch (error) {
     // A lock that cannot be removed is broken by the next build (its holder is gone): it never
@@ -228,13 +233,21 @@ async function buildLocked(
       loaded.broadcaster &&
       planFor(loaded.broadcaster, now, outDir, { state, checkRecord, changes, force });
     const ahead = new RenderAhead(now, aheadFolder);
-    const validated = dataReport(loaded, planned && schedule(planned, now, ahead));
+    const reuse = new ReuseCheck(outDir, now);
+    const validated = dataReport(loaded, planned && schedule(planned, now, ahead, reuse));
     onValidated?.(validated);
     const { scheduled, problems, brokenServices } = validated;
     const hasErrors = problems.some((p) => p.severity === "error");
     if (!planned || !scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
       throw new InputError(problems, dataDir);
     }
+    debug(
+      "plan",
+      () =>
+        `reuse check: ${reuse.checked} reused PI documents rendered again, ` +
+        `${reuse.mismatches.length} otherwise than published`,
+    );
+    if (reuse.mismatches.length > 0) throw new ReusedWrongly(reuse.mismatches);
     const { broadcaster } = scheduled;
     const { radiodnsHost } = broadcaster.provider;
     // A service that broke keeps last night's PI files, SI entry and routes: one typo never
@@ -380,7 +393,7 @@ function* documentsToPublish({
     for (const document of planned.documentsOf(service.id)) {
       const { path, date, inputs } = document;
       // A file whose state changed is hashed here, as it is published (the I/O at the edge).
-      const decision = note(path, settle(outDir, path, document.decision));
+      const decision = note(path, planned.settle(path, document.decision));
       if (!decision.render) {
         yield { path, inputs, reused: decision.file };
         continue;
@@ -430,6 +443,11 @@ interface Planned {
   plan: BuildPlan;
   /** A service's planned PI documents. */
   documentsOf(id: string): ServicePlan["documents"];
+  /** A PI document's decision settled (settle), hashing its file once at most. */
+  settle(path: string, decision: DocumentDecision): SettledDecision;
+  today: PlainDate;
+  /** The published days. */
+  dates: readonly PlainDate[];
 }
 
 /**
@@ -449,7 +467,7 @@ function planFor(
   }: { state: BuildState; checkRecord: CheckRecord; changes: InputChanges; force: boolean },
 ): Planned {
   const { provider } = broadcaster;
-  const { dates, span } = publishedDays(provider.timeZone, now);
+  const { today, dates, span } = publishedDays(provider.timeZone, now);
   const recorded: InputsRecord = force ? new Map() : readInputsRecord(buildState);
   const observed = new Map<string, string>();
   for (const path of recorded.keys()) {
@@ -479,7 +497,20 @@ function planFor(
   );
   for (const { id, check } of plan.services) debug("plan", () => `${id}: ${describeCheck(check)}`);
   const byId = new Map(plan.services.map((service) => [service.id, service.documents]));
-  return { broadcaster, state, plan, documentsOf: (id) => byId.get(id) ?? [] };
+  const settled = new Map<string, SettledDecision>();
+  return {
+    broadcaster,
+    state,
+    plan,
+    today,
+    dates,
+    documentsOf: (id) => byId.get(id) ?? [],
+    settle(path, decision) {
+      const found = settled.get(path) ?? settle(outDir, path, decision);
+      settled.set(path, found);
+      return found;
+    },
+  };
 }
 
 /**
@@ -508,13 +539,16 @@ function settle(outDir: string, path: string, decision: DocumentDecision): Settl
  * The schedule stage under the plan: the services whose recorded check the plan reuses are
  * taken as recorded, those it rolls on are checked day by day, and each service laid out (in
  * full or its new days) has the document or two the plan renders of it rendered from that
- * layout at once (renderAhead.ts), when the layout covers their days.
+ * layout at once (renderAhead.ts), when the layout covers their days; and one document of each
+ * service that the plan reuses is rendered again and compared (reuseCheck.ts).
  */
 function schedule(
-  { broadcaster, plan, documentsOf }: Planned,
+  planned: Planned,
   now: number,
   ahead: RenderAhead,
+  reuse: ReuseCheck,
 ): ScheduleReport {
+  const { broadcaster, plan, documentsOf } = planned;
   const recorded = new Map<string, ServiceCheck>();
   const rolled = new Map<string, ServiceCheck>();
   for (const { id, check } of plan.services) {
@@ -531,6 +565,43 @@ function schedule(
       ({ decision, date }) => decision.render === true && documentDates.includes(date),
     );
     ahead.renderFrom(broadcaster.provider, step.value, toRender);
+    reuse.checkFrom(broadcaster.provider, step.value, sampleOf(planned, service.id));
+  }
+}
+
+/** The reused PI document of a service that the reuse check renders again tonight. */
+function sampleOf(planned: Planned, id: string) {
+  const byDate = new Map(planned.documentsOf(id).map((document) => [document.date, document]));
+  const date = sampleDate(id, planned.today, planned.dates, (date) => {
+    const document = byDate.get(date);
+    return document?.decision.render === false || document?.decision.render === "hash"
+      ? planned.settle(document.path, document.decision).render === false
+      : false;
+  });
+  const path = date && byDate.get(date)?.path;
+  if (date === undefined || path === undefined) return undefined;
+  debug("plan", () => `${id}: reuse check: renders ${path} again and compares it`);
+  return { path, date, why: "its inputs and file as the last build recorded them" };
+}
+
+/**
+ * Reused documents that this program renders otherwise: the record of what they are made from
+ * missed a change. Thrown before anything is written; buildSite then builds as with --force.
+ */
+class ReusedWrongly extends Error {
+  readonly notes: string[];
+
+  constructor(mismatches: readonly string[]) {
+    super(`${mismatches.length} reused documents render otherwise`);
+    this.notes = [
+      ...mismatches
+        .slice(0, 5)
+        .map(
+          (mismatch) =>
+            `${mismatch} renders otherwise with this program and data: the record of what it is made from missed a change, so every document was rendered again, as with --force`,
+        ),
+      ...(mismatches.length > 5 ? [`and ${mismatches.length - 5} more reused documents`] : []),
+    ];
   }
 }
 

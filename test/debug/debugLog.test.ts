@@ -106,6 +106,15 @@ describe("SPI_STATIC_DEBUG", () => {
     expect(new Set(reasons.values())).toEqual(
       new Set(["its inputs changed: data file changed: services/news.yaml"]),
     );
+    // The reuse check: one reused document of each other service rendered again and compared.
+    for (const id of ["bern", "klassik", "lounge", "pop"]) {
+      expect(stderr).toMatch(
+        new RegExp(`debug plan: ${id}: reuse check: renders \\S+_PI\\.xml again and compares it\n`),
+      );
+    }
+    expect(stderr).toMatch(
+      /debug plan: reuse check: 4 reused PI documents rendered again, 0 otherwise than published\n/,
+    );
     expect(await build("plan", NOW, ["--force"])).toMatch(
       /debug plan: \S+_PI\.xml: rendered: --force renders every document\n/,
     );
