@@ -117,7 +117,9 @@ export interface BuildSummary extends PublishSummary {
   keptServices: string[];
   /**
    * Records in out/_spi-static/ that only save work and were found damaged: each names the
-   * file and what was wrong; the build ignored them, did the work, and wrote them anew.
+   * file and what was wrong; the build ignored them, did the work, and wrote them anew. And
+   * reused documents the reuse check found otherwise (reuseCheck.ts): then everything was
+   * rendered.
    */
   notes: string[];
 }
