@@ -247,7 +247,7 @@ async function buildLocked(
       "plan",
       () =>
         `reuse check: ${reuse.checked} reused PI documents rendered again, ` +
-        `${reuse.mismatches.length} otherwise than published`,
+        `${reuse.mismatches.length} otherwise than published (${Math.round(reuse.milliseconds)} ms)`,
     );
     if (reuse.mismatches.length > 0) throw new ReusedWrongly(reuse.mismatches);
     const { broadcaster } = scheduled;

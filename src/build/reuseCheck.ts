@@ -32,6 +32,8 @@ export class ReuseCheck {
   /** The documents found otherwise than published: each path, and what it was reused on. */
   readonly mismatches: string[] = [];
   checked = 0;
+  /** The time its layouts, renders and comparisons took, for SPI_STATIC_DEBUG=plan. */
+  milliseconds = 0;
 
   constructor(
     private readonly outDir: string,
@@ -41,10 +43,23 @@ export class ReuseCheck {
   /** Renders the sampled document of a service just checked, and compares it. */
   checkFrom(
     provider: Provider,
-    { service, check, programmes, documentDates }: CheckedService,
+    checked: CheckedService,
     sample: { path: string; date: PlainDate; why: string } | undefined,
   ): void {
     if (sample === undefined) return;
+    const started = performance.now();
+    try {
+      this.compare(provider, checked, sample);
+    } finally {
+      this.milliseconds += performance.now() - started;
+    }
+  }
+
+  private compare(
+    provider: Provider,
+    { service, check, programmes, documentDates }: CheckedService,
+    sample: { path: string; date: PlainDate; why: string },
+  ): void {
     const { path, date } = sample;
     const laidOut = documentDates.includes(date)
       ? programmes

@@ -113,7 +113,7 @@ describe("SPI_STATIC_DEBUG", () => {
       );
     }
     expect(stderr).toMatch(
-      /debug plan: reuse check: 4 reused PI documents rendered again, 0 otherwise than published\n/,
+      /debug plan: reuse check: 4 reused PI documents rendered again, 0 otherwise than published \(\d+ ms\)\n/,
     );
     expect(await build("plan", NOW, ["--force"])).toMatch(
       /debug plan: \S+_PI\.xml: rendered: --force renders every document\n/,
