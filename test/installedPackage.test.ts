@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,15 +29,23 @@ interface Run {
 const NPM_SETTINGS =
   /^npm_config_(cache|userconfig|globalconfig|registry|offline|prefer_offline)$/i;
 
-function run(command: string, args: string[], cwd: string): Promise<Run> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Run> {
   return new Promise((done, fail) => {
     // The npm_* variables of `npm test` would point npm at this repository (local_prefix and
     // the package's own fields); only where npm keeps its cache and settings is passed on.
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !/^npm_/i.test(name) || NPM_SETTINGS.test(name),
+    const env = {
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(
+          ([name]) => !/^npm_/i.test(name) || NPM_SETTINGS.test(name),
+        ),
       ),
-    );
+      ...extraEnv,
+    };
     execFile(command, args, { cwd, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== "number") fail(error);
       else done({ code: error ? Number(error.code) : 0, stdout, stderr });
@@ -45,7 +53,8 @@ function run(command: string, args: string[], cwd: string): Promise<Run> {
   });
 }
 
-const npx = (args: string[]) => run("npx", ["spi-static", ...args], project);
+const npx = (args: string[], env?: Record<string, string>) =>
+  run("npx", ["spi-static", ...args], project, env);
 
 beforeAll(async () => {
   const packed = await run(
@@ -133,5 +142,136 @@ describe("the installed package, used as the README says", () => {
     expect(report.checks.filter((check) => !check.ok || check.skipped)).toEqual([]);
     expect(report.checks.some((check) => check.name.startsWith("PI for main, today"))).toBe(true);
     expect(verify.code).toBe(0);
+  }, 120_000);
+});
+
+/**
+ * Upgrades as a broadcaster's project sees them: the installed package's compiled code changed
+ * (a new spi-static release), and a dependency's version moved (`npm update`), each on a day
+ * when the data did not change. Runs on the project the test above made (init, build).
+ */
+describe("the installed package, upgraded", () => {
+  const installed = join(project, "node_modules/spi-static");
+  const build = async () => {
+    const built = await npx(["build", "--json"], { SPI_STATIC_DEBUG: "stamp,plan" });
+    expect(built.code, built.stderr).toBe(0);
+    const summary = JSON.parse(built.stdout) as {
+      upToDate: boolean;
+      rendered: number;
+      reused: number;
+    };
+    return { ...summary, debug: built.stderr };
+  };
+  const published = async (extension: string) =>
+    (await readdir(join(project, "out"), { recursive: true })).filter(
+      (path) => path.endsWith(extension) && !path.startsWith("_spi-static"),
+    );
+  /**
+   * Reused after an upgrade: only logos, whose names are a hash of all their bytes depend on,
+   * the image library's version included (load/logosFromSource.ts).
+   */
+  const logos = async () => (await published(".png")).length;
+  /** Each published XML document's first line. */
+  const declarations = async () => {
+    const out = join(project, "out");
+    const paths = await published(".xml");
+    return Promise.all(
+      paths.map(async (path) => (await readFile(join(out, path), "utf8")).split("\n")[0]),
+    );
+  };
+
+  it("renders every document again the same day when its compiled code changes, and writes those whose bytes change", async () => {
+    expect((await build()).upToDate).toBe(true);
+    // What a release that changes the output does: every XML document starts otherwise.
+    const writer = join(installed, "dist/render/xmlWriter.js");
+    const code = await readFile(writer, "utf8");
+    expect(code).toContain(`'<?xml version="1.0" encoding="UTF-8"?>'`);
+    await writeFile(writer, code.replace(`encoding="UTF-8"?>'`, `encoding="utf-8"?>'`));
+    const upgraded = await build();
+    expect(upgraded).toMatchObject({ upToDate: false, reused: await logos() });
+    // Why, by name: not up to date, and each document rendered again.
+    expect(upgraded.debug).toMatch(/debug stamp: building \S+: the program changed: code \(/);
+    expect(upgraded.debug).toMatch(
+      /debug plan: \S+_PI\.xml: rendered: its inputs changed: the program changed: code\n/,
+    );
+    const published = await declarations();
+    // Every PI document of the window and both SI documents, each rendered again.
+    expect(published.length).toBeGreaterThanOrEqual(17);
+    expect(upgraded.rendered).toBeGreaterThanOrEqual(published.length);
+    expect(new Set(published)).toEqual(new Set(['<?xml version="1.0" encoding="utf-8"?>']));
+    expect((await build()).upToDate).toBe(true);
+
+    // A release whose change leaves the bytes as they were: rendered again all the same.
+    await appendFile(join(installed, "dist/render/renderSite.js"), "\n// 0.1.1\n");
+    const again = await build();
+    expect(again).toMatchObject({
+      upToDate: false,
+      reused: await logos(),
+      rendered: upgraded.rendered,
+    });
+  }, 120_000);
+
+  it("renders every document again the same day when a dependency's installed version changes", async () => {
+    expect((await build()).upToDate).toBe(true);
+    const manifestPath = join(project, "node_modules/@date-fns/tz/package.json");
+    const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as { version: string };
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, version: "99.0.0" }));
+    const updated = await build();
+    expect(updated).toMatchObject({ upToDate: false, reused: await logos() });
+    expect(updated.debug).toMatch(
+      new RegExp(
+        `debug stamp: building \\S+: the program changed: @date-fns/tz ${manifest.version} → 99\\.0\\.0 \\(`,
+      ),
+    );
+    expect(updated.debug).toMatch(
+      /debug plan: main: laid out in full: its inputs changed: the program changed: @date-fns\/tz /,
+    );
+    expect(updated.rendered).toBeGreaterThanOrEqual(17);
+  }, 120_000);
+});
+
+/**
+ * The regression of issue 33 put back on purpose: the program's fingerprint a constant, so that
+ * no recorded input says the program changed. The build's own reuse check must still find out.
+ */
+describe("the installed package, with a fingerprint that misses a change", () => {
+  const installed = join(project, "node_modules/spi-static");
+
+  it("warns on the next nightly, renders everything again, and leaves no published document stale", async () => {
+    const fingerprint = join(installed, "dist/build/buildFingerprint.js");
+    const code = await readFile(fingerprint, "utf8");
+    const constant = code.replace(
+      "function describeProgram() {",
+      'function describeProgram() {\n    return new Map([["code", "the same whatever runs"]]);',
+    );
+    expect(constant).not.toBe(code);
+    await writeFile(fingerprint, constant);
+    const build = async (now: string) => {
+      const built = await npx(["build", "--json", "--now", now], { SPI_STATIC_DEBUG: "plan" });
+      expect(built.code, built.stderr).toBe(0);
+      return { ...(JSON.parse(built.stdout) as { notes: string[] }), debug: built.stderr };
+    };
+    await build("2026-12-01T04:00:00Z");
+    // A release that changes every XML document, unseen by the (constant) fingerprint.
+    const writer = join(installed, "dist/render/xmlWriter.js");
+    const writerCode = await readFile(writer, "utf8");
+    await writeFile(writer, writerCode.replace(`encoding="utf-8"?>'`, `encoding="UTF-8"?>'`));
+    const nightly = await build("2026-12-02T04:00:00Z");
+    expect(nightly.debug).toMatch(/debug plan: main: reuse check: renders \S+_PI\.xml again/);
+    expect(nightly.notes).toEqual([
+      expect.stringMatching(
+        /_PI\.xml \(reused: its inputs and file as the last build recorded them\) renders otherwise with this program and data: .* every document was rendered again, as with --force$/,
+      ),
+    ]);
+    const out = join(project, "out");
+    const xml = (await readdir(out, { recursive: true })).filter(
+      (path) => path.endsWith(".xml") && !path.startsWith("_spi-static"),
+    );
+    expect(xml.length).toBeGreaterThanOrEqual(17);
+    for (const path of xml) {
+      expect((await readFile(join(out, path), "utf8")).split("\n")[0], path).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?>',
+      );
+    }
   }, 120_000);
 });

@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import {
   closeSync,
   type Dirent,
+  existsSync,
   fstatSync,
   openSync,
   readdirSync,
@@ -9,16 +10,10 @@ import {
   readlinkSync,
 } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { KnownDigests } from "../load/files/knownDigests.js";
 import { ReusedBuffer } from "../load/files/reusedBuffer.js";
-
-/** The code that renders (this package's src/ or dist/) and the templates it fills in. */
-const CODE_DIRS = [
-  fileURLToPath(new URL(".", import.meta.url)),
-  fileURLToPath(new URL("../../templates/", import.meta.url)),
-];
 
 export interface FingerprintInputs {
   dataDir: string;
@@ -29,115 +24,202 @@ export interface FingerprintInputs {
 }
 
 /**
- * A SHA-256 over everything a build's output depends on apart from the date: the program itself,
- * every file in the data folder, and the key digests. Two builds with the same fingerprint on the
- * same local day write the same files (creationTime aside), so the second need not run at all.
- * Hashing is a few milliseconds for megabytes of YAML; laying the schedules out is seconds.
+ * What a build's output depends on apart from the date, by name: the program's parts
+ * (describeProgram), the data folder and each of its files' digests (or why it could not be
+ * read), and the key digests. Kept with the stamp (buildStamp.ts), so that the next build can
+ * say which of them changed (inputChanges.ts).
  */
-export function fingerprintBuild({ dataDir, keyDigests, known }: FingerprintInputs): string {
-  const hash = createHash("sha256");
-  hash.update(`program ${fingerprintProgram()}\0`);
-  hash.update(`data folder ${dataDir}\0`);
-  hashFolder(hash, dataDir, "data", known);
-  hash.update(`keys ${[...keyDigests].sort().join(",")}\0`);
-  return hash.digest("hex");
+export interface BuildSources {
+  program: Record<string, string>;
+  dataDir: string;
+  /** Each file by its path in the data folder: its kind and digest, or why it was not read. */
+  data: Record<string, string>;
+  keys: string;
 }
 
-/** This package's root, where its package.json is (from src/ in development, dist/ installed). */
-const PACKAGE_ROOT = fileURLToPath(new URL("../", import.meta.url));
-
-let codeDigest: string | undefined;
-let dependencies: string | undefined;
+/**
+ * The sources of a build now. Hashing is a few milliseconds for megabytes of YAML; laying the
+ * schedules out is seconds. A data file that cannot be read, or a folder that cannot be listed,
+ * is noted as such: the build goes on to load the data, which says why (so `build` and
+ * `validate` report the same problem).
+ */
+export function readBuildSources({ dataDir, keyDigests, known }: FingerprintInputs): BuildSources {
+  return {
+    program: Object.fromEntries(describeProgram()),
+    dataDir,
+    data: Object.fromEntries(digestsUnder(dataDir, known).digests),
+    keys: createHash("sha256")
+      .update([...keyDigests].sort().join(","))
+      .digest("hex"),
+  };
+}
 
 /**
- * A SHA-256 over what renders: this package's code and templates, the runtime (Node, V8, ICU,
- * Unicode and time-zone data versions: a tzdata update moves UTC times, an ICU update can change
- * text handling) and the resolved version of each runtime dependency (`npm update`, a floating
- * `node-version` in CI). Part of every document's inputs (render/documentInputs.ts) and of the
- * input cache's keys, so a new program or runtime renders everything again. The code and the
- * dependencies are read once per process: they do not change while it runs.
+ * A SHA-256 over a build's sources. Two builds with the same fingerprint on the same local day
+ * write the same files (creationTime aside), so the second need not run at all.
+ */
+export function fingerprintOf(sources: BuildSources): string {
+  return createHash("sha256").update(JSON.stringify(sources)).digest("hex");
+}
+
+export function fingerprintBuild(inputs: FingerprintInputs): string {
+  return fingerprintOf(readBuildSources(inputs));
+}
+
+/**
+ * What a part of the program is when it cannot be read: a value no earlier build stored, so
+ * the build renders everything again (unknown means changed). Never a constant: a constant
+ * matches itself the next night, and a new program would keep yesterday's documents.
+ */
+export function unknownPart(why: string): string {
+  return `unknown (${why}) ${randomUUID()}`;
+}
+
+/**
+ * The program's parts by name: `code` (every file of the compiled tree this module is part of:
+ * dist/ installed, src/ in development), `templates`, the package's own version, `runtime`, and
+ * each runtime dependency, direct or not, by name with its resolved version. Read once per
+ * process (they do not change while it runs), the runtime at each call (a test stands in
+ * another). SPI_STATIC_DEBUG=plan names the parts that changed (programChanges).
+ */
+export function describeProgram(): ReadonlyMap<string, string> {
+  programParts ??= readProgramParts();
+  return new Map([...programParts, ["runtime", describeRuntime()]]);
+}
+
+let programParts: Map<string, string> | undefined;
+
+function readProgramParts(): Map<string, string> {
+  const here = fileURLToPath(new URL(".", import.meta.url));
+  const root = findPackageRoot(here);
+  if (root === undefined)
+    return new Map([["package", unknownPart(`no package.json above ${here}`)]]);
+  const manifest = readManifest(root);
+  return new Map([
+    ["code", digestOfFolder(dirname(here))],
+    ["templates", digestOfFolder(join(root, "templates"))],
+    ["package", typeof manifest === "string" ? manifest : `${manifest.name}@${manifest.version}`],
+    ...describeDependencies(root),
+  ]);
+}
+
+/**
+ * A SHA-256 over what renders: the program's parts (describeProgram). Part of every document's
+ * inputs (render/documentInputs.ts) and of the input cache's keys, so a new program, runtime or
+ * dependency renders everything again.
  */
 export function fingerprintProgram(): string {
-  codeDigest ??= hashCode();
-  dependencies ??= describeDependencies(PACKAGE_ROOT);
   return createHash("sha256")
-    .update(`code ${codeDigest}\0${describeRuntime()}\0${dependencies}`)
+    .update(JSON.stringify([...describeProgram()]))
     .digest("hex");
 }
 
-function hashCode(): string {
-  const hash = createHash("sha256");
-  for (const dir of CODE_DIRS) hashFolder(hash, dir, "code");
-  return hash.digest("hex");
-}
-
-/** The versions of what runs the code: read at each call (a test may stand in another). */
+/**
+ * The versions of what runs the code (node, V8, ICU, Unicode and time-zone data: a tzdata update
+ * moves UTC times, an ICU update can change text handling).
+ */
 export function describeRuntime(): string {
   const { node, v8, icu, tz, unicode, cldr } = process.versions;
   return `node ${node} v8 ${v8} icu ${icu} tz ${tz} unicode ${unicode} cldr ${cldr}`;
 }
 
-/**
- * Each runtime dependency of the package at `root` with the version Node resolves for it from
- * there: the package.json found the way `import` finds the package (node_modules folders upwards,
- * so also when installed into a broadcaster's project, hoisted or not). Read from the folder, not
- * through the package's exports, which need not export its package.json.
- */
-export function describeDependencies(root: string): string {
-  let declared: string[];
-  try {
-    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-      dependencies?: Record<string, string>;
-    };
-    declared = Object.keys(manifest.dependencies ?? {}).sort();
-  } catch {
-    return "dependencies unknown";
+/** The nearest folder upwards with a package.json: the package's root, wherever it is installed. */
+export function findPackageRoot(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return undefined;
   }
-  const resolvePaths = createRequire(join(root, "package.json")).resolve.paths;
-  return declared
-    .map((name) => {
-      for (const dir of resolvePaths(name) ?? []) {
-        try {
-          const found = JSON.parse(readFileSync(join(dir, name, "package.json"), "utf8")) as {
-            version?: unknown;
-          };
-          return `${name}@${String(found.version)}`;
-        } catch {
-          // Not in this node_modules folder: the next one up.
-        }
-      }
-      return `${name}@missing`;
-    })
-    .join(" ");
+}
+
+interface Manifest {
+  name?: unknown;
+  version?: unknown;
+  dependencies?: Record<string, unknown>;
+  optionalDependencies?: Record<string, unknown>;
+}
+
+/** A package's manifest with a version, or (as a string) why it cannot be known. */
+function readManifest(dir: string): (Manifest & { version: string }) | string {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
+    if (typeof manifest.version === "string") return { ...manifest, version: manifest.version };
+    return unknownPart(`${dir}/package.json has no version`);
+  } catch (error) {
+    return unknownPart(`${dir}/package.json: ${(error as Error).message}`);
+  }
 }
 
 /**
- * A file that cannot be read, or a folder that cannot be listed, is hashed as such: the build
- * goes on to load the data, which says why (so `build` and `validate` report the same problem).
- * A link is hashed by where it points (the loader follows it within the data folder only).
+ * Each runtime dependency of the package at `root`, and theirs in turn, as [name, versions]: the
+ * package.json found the way `import` finds it from the package that depends on it (node_modules
+ * folders upwards, so also when installed into a broadcaster's project, hoisted or nested). Read
+ * from the folder, not through the package's exports, which need not export its package.json.
+ * An optional dependency not installed (another platform's binary) is left out; a required one
+ * that is missing or has no readable version is unknown.
  */
-function hashFolder(
-  hash: ReturnType<typeof createHash>,
-  dir: string,
-  label: string,
-  known?: KnownDigests,
-): void {
-  for (const { path, kind, code } of entriesUnder(dir)) {
-    const name = `${label} ${relative(dir, path).split(sep).join("/")}`;
-    if (code !== undefined) {
-      hash.update(`${name} unreadable ${code}\0`);
-      continue;
+export function describeDependencies(root: string): [string, string][] {
+  const manifest = readManifest(root);
+  if (typeof manifest === "string") return [["dependencies", manifest]];
+  const versions = new Map<string, Set<string>>();
+  const visited = new Set<string>();
+  const visit = (dir: string, { dependencies = {}, optionalDependencies = {} }: Manifest) => {
+    const resolvePaths = createRequire(join(dir, "package.json")).resolve.paths;
+    for (const name of Object.keys({ ...dependencies, ...optionalDependencies })) {
+      const found = (resolvePaths(name) ?? [])
+        .map((modules) => join(modules, name))
+        .find((candidate) => existsSync(join(candidate, "package.json")));
+      const seen = versions.get(name) ?? new Set();
+      versions.set(name, seen);
+      if (found === undefined) {
+        if (!(name in optionalDependencies)) seen.add(unknownPart("not installed"));
+        continue;
+      }
+      if (visited.has(found)) continue;
+      visited.add(found);
+      const installed = readManifest(found);
+      seen.add(typeof installed === "string" ? installed : installed.version);
+      if (typeof installed !== "string") visit(found, installed);
     }
+  };
+  visit(root, manifest);
+  return [...versions]
+    .filter(([, seen]) => seen.size > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, seen]) => [name, [...seen].sort().join(" ")]);
+}
+
+/** A folder's files and their digests as one SHA-256; a file or folder not read: unknown. */
+function digestOfFolder(dir: string): string {
+  const { digests, unread } = digestsUnder(dir);
+  if (unread !== undefined) return unknownPart(`${unread} could not be read`);
+  return createHash("sha256").update(JSON.stringify(digests)).digest("hex");
+}
+
+/**
+ * Each file under `dir` by its path there, with its kind and digest; a file that cannot be read,
+ * or a folder that cannot be listed, with why instead, and `unread`: the first of them. A link
+ * is taken by where it points (the loader follows it within the data folder only).
+ */
+function digestsUnder(
+  dir: string,
+  known?: KnownDigests,
+): { digests: [string, string][]; unread: string | undefined } {
+  let unread: string | undefined;
+  const digests = entriesUnder(dir).map(({ path, kind, code }): [string, string] => {
+    const name = relative(dir, path).split(sep).join("/");
     try {
+      if (code !== undefined) throw Object.assign(new Error(code), { code });
       const digest =
         kind === "link"
           ? createHash("sha256").update(readlinkSync(path)).digest("hex")
           : fileDigest(path, known);
-      hash.update(`${name} ${kind} ${digest}\0`);
+      return [name, `${kind} ${digest}`];
     } catch (error) {
-      hash.update(`${name} unreadable ${(error as NodeJS.ErrnoException).code}\0`);
+      unread ??= path;
+      return [name, `unreadable ${(error as NodeJS.ErrnoException).code}`];
     }
-  }
+  });
+  return { digests, unread };
 }
 
 const hashed = new ReusedBuffer();

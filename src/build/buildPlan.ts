@@ -6,6 +6,7 @@ import { programmeInformationPath } from "../site/siteContract.js";
 import { dateRange, daysBetween, type PlainDate } from "../time/plainDate.js";
 import { STATE_PATH } from "./buildState.js";
 import { compareState, recordedState, type SeenFile } from "./fileState.js";
+import { describeChanges, type InputChanges } from "./inputChanges.js";
 import type { RecordedInputs } from "./inputsRecord.js";
 
 /**
@@ -31,7 +32,7 @@ export type RenderReason =
 export type LayoutReason =
   | "--force checks every service"
   | "no check recorded for it"
-  | "its files, the program or the data folder changed"
+  | "its inputs changed"
   | `its days moved back, or on by more than ${typeof ROLL_MAX_DAYS} days`
   | "its recorded check is not split by day";
 
@@ -42,7 +43,7 @@ export type LayoutReason =
  */
 export type DocumentDecision =
   | { render: false; file: SeenFile }
-  | { render: true; why: RenderReason }
+  | { render: true; why: RenderReason; detail?: string | undefined }
   | { render: "hash"; recorded: SeenFile };
 
 /** A decision that hashing cannot change any more. */
@@ -68,6 +69,8 @@ export interface PlanState {
   journaled: ReadonlySet<string>;
   /** The published files' states as observed now (fileState.observeState); absent: gone. */
   observed: ReadonlyMap<string, string>;
+  /** What changed since the last build, by name: says which input a reason is about. */
+  changes?: InputChanges | undefined;
 }
 
 /** A loaded service, as the plan needs it. */
@@ -81,6 +84,8 @@ export interface ServiceToPlan {
   checkKey: string;
   /** The days it is laid out for now. */
   span: LayoutSpan;
+  /** Why its documents depend on the days laid out (schedule/rollCheck.ts spanDependence). */
+  spanDependence?: string | undefined;
 }
 
 /** A document with what it is made from and the decision for it. */
@@ -98,7 +103,7 @@ export interface PlannedDocument {
 export type CheckDecision =
   | { reuse: ServiceCheck }
   | { roll: ServiceCheck; days: PlainDate[] }
-  | { layOut: LayoutReason };
+  | { layOut: LayoutReason; detail?: string | undefined };
 
 export interface ServicePlan {
   id: string;
@@ -124,21 +129,24 @@ export function planBuild(
       documents: days.map((date) => {
         const path = programmeInformationPath(service.fqdn, service.serviceIdentifier, date);
         const inputs = programmeInformationInputs(service.inputs, date);
-        return { path, date, inputs, decision: planDocument(state, path, inputs) };
+        const detail = () =>
+          whatChanged(state, service.id) ??
+          (service.spanDependence && `the days laid out moved (${service.spanDependence})`);
+        return { path, date, inputs, decision: planDocument(state, path, inputs, detail) };
       }),
     })),
   };
 }
 
-function planCheck(
-  { force, checks }: PlanState,
-  { id, checkKey, span }: ServiceToPlan,
-): CheckDecision {
+function planCheck(state: PlanState, { id, checkKey, span }: ServiceToPlan): CheckDecision {
+  const { force, checks } = state;
   if (force) return { layOut: "--force checks every service" };
   const recorded = checks.get(id);
   if (recorded === undefined) return { layOut: "no check recorded for it" };
-  if (recorded.key !== checkKey)
-    return { layOut: "its files, the program or the data folder changed" };
+  if (recorded.key !== checkKey) {
+    const detail = whatChanged(state, id) ?? "the working folder is another one";
+    return { layOut: "its inputs changed", detail };
+  }
   const before = recorded.span;
   if (before.from === span.from && before.to === span.to) return { reuse: recorded.check };
   const moved = daysBetween(before.to, span.to);
@@ -156,16 +164,30 @@ function planCheck(
 export function describeCheck(check: CheckDecision): string {
   if ("reuse" in check) return "check reused as recorded";
   if ("roll" in check) return `check rolled on: lays out ${check.days.join(", ")}`;
-  return `laid out in full: ${check.layOut}`;
+  return `laid out in full: ${check.layOut}${check.detail ? `: ${check.detail}` : ""}`;
 }
 
-/** The decision for one document (PI, SI or logo) made from `inputs`. */
-export function planDocument(state: PlanState, path: string, inputs: string): DocumentDecision {
+/** The changes since the last build that concern a service (or, without one, any). */
+function whatChanged({ changes }: PlanState, service?: string): string | undefined {
+  return changes && describeChanges(changes, service);
+}
+
+/**
+ * The decision for one document (PI, SI or logo) made from `inputs`; `detail` says which of its
+ * inputs changed when they did (by default, any change since the last build).
+ */
+export function planDocument(
+  state: PlanState,
+  path: string,
+  inputs: string,
+  detail: () => string | undefined = () => whatChanged(state),
+): DocumentDecision {
   const { force, recorded, journaled, observed } = state;
   if (force) return { render: true, why: "--force renders every document" };
   const before = recorded.get(path);
   if (before === undefined) return { render: true, why: "no earlier build recorded it" };
-  if (before.inputs !== inputs) return { render: true, why: "its inputs changed" };
+  if (before.inputs !== inputs)
+    return { render: true, why: "its inputs changed", detail: detail() };
   if (journaled.has(path))
     return { render: true, why: "a killed build journaled a version for it" };
   const seen = compareState(before.file, observed.get(path));
@@ -256,8 +278,10 @@ export interface UpToDateValues {
   /** The state's damaged parts, as noted (BuildState.notes): they are to be written anew. */
   damaged: readonly string[];
   stamp: StoredStamp | undefined;
-  /** This build's fingerprint (buildFingerprint.ts fingerprintBuild). */
+  /** This build's fingerprint (buildFingerprint.ts fingerprintOf). */
   inputs: string;
+  /** Which of its inputs changed since the stamp's build, by name (inputChanges.ts). */
+  changed?: string | undefined;
   /** The local day now in the stamp's time zone, worked out from the clock; undefined: none. */
   today: string | undefined;
 }
@@ -318,8 +342,8 @@ export function planUpToDate<Report>(given: UpToDateValues): NotUpToDate | LookA
   }
   if (stamp.check !== stampCheck(given.inputs, stamp.timeZone, today, stamp.report)) {
     return not(
-      `the program, the data folder or the keys changed (fingerprint ${given.inputs.slice(0, 12)}), ` +
-        "or the stamp was altered",
+      `${given.changed ?? "the program, the data folder or the keys changed, or the stamp was altered"} ` +
+        `(fingerprint ${given.inputs.slice(0, 12)})`,
     );
   }
   const files = stampedFiles(stamp.files);

@@ -39,7 +39,7 @@ import {
 } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { openAheadFolder } from "./aheadFolder.js";
-import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
+import { fingerprintProgram, readBuildSources } from "./buildFingerprint.js";
 import {
   afterHashing,
   type BuildPlan,
@@ -52,13 +52,14 @@ import {
   type ServicePlan,
   type SettledDecision,
 } from "./buildPlan.js";
-import type { BuildStamp } from "./buildStamp.js";
+import { type BuildStamp, recordedSources } from "./buildStamp.js";
 import { type BuildState, readBuildState } from "./buildState.js";
 import { type CheckRecord, openCheckRecord } from "./checkRecord.js";
 import { openDigestRecord } from "./digestRecord.js";
 import { observeState, type SeenFile, seeUnchanged } from "./fileState.js";
 import { refuseHostChange } from "./hostChange.js";
 import { openInputCacheFolder } from "./inputCacheFolder.js";
+import { describeChanges, type InputChanges, inputChanges } from "./inputChanges.js";
 import { type InputsRecord, readInputsRecord, recordedDigests } from "./inputsRecord.js";
 import { readKeptServices, recordServiceRoutes } from "./keptServices.js";
 import {
@@ -70,6 +71,7 @@ import {
   publishSite,
 } from "./publishSite.js";
 import { RenderAhead } from "./renderAhead.js";
+import { ReuseCheck, sampleDate } from "./reuseCheck.js";
 import { type ShortcutNotes, STATE_DIR } from "./stateFolder.js";
 
 export interface BuildOptions {
@@ -115,7 +117,9 @@ export interface BuildSummary extends PublishSummary {
   keptServices: string[];
   /**
    * Records in out/_spi-static/ that only save work and were found damaged: each names the
-   * file and what was wrong; the build ignored them, did the work, and wrote them anew.
+   * file and what was wrong; the build ignored them, did the work, and wrote them anew. And
+   * reused documents the reuse check found otherwise (reuseCheck.ts): then everything was
+   * rendered.
    */
   notes: string[];
 }
@@ -140,9 +144,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildSummary> {
   );
   let summary: BuildSummary;
   try {
-    summary = await buildLocked(started, apiKeys, {
-      ...options,
-      publish: { ...publish, lock: "held" },
+    const locked = { ...options, publish: { ...publish, lock: "held" as const } };
+    summary = await buildLocked(started, apiKeys, locked).catch(async (error: unknown) => {
+      if (!(error instanceof ReusedWrongly)) throw error;
+      // What was reused cannot be trusted tonight: everything is rendered, nothing is written
+      // before (the check runs before the publish stage).
+      const rebuilt = await buildLocked(started, apiKeys, { ...locked, force: true });
+      return { ...rebuilt, notes: [...error.notes, ...rebuilt.notes] };
     });
   } catch (error) {
     // A lock that cannot be removed is broken by the next build (its holder is gone): it never
@@ -187,11 +195,11 @@ async function buildLocked(
   const state = readBuildState(outDir, notes);
   // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
   const known = openDigestRecord(state, Date.now(), { readEarlier: !force });
-  const inputs = fingerprintBuild({ dataDir, keyDigests: apiKeys.digests, known });
+  const sources = readBuildSources({ dataDir, keyDigests: apiKeys.digests, known });
   if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
   const upToDate = force
     ? undefined
-    : await findUpToDateSite<StampedReport>(outDir, inputs, now, { ...publish, state });
+    : await findUpToDateSite<StampedReport>(outDir, sources, now, { ...publish, state });
   if (upToDate) {
     return {
       ...upToDate.report,
@@ -222,16 +230,26 @@ async function buildLocked(
       known,
       jobs: jobs ?? availableParallelism(),
     });
+    const changes = inputChanges(recordedSources(state), sources);
     const planned =
-      loaded.broadcaster && planFor(loaded.broadcaster, now, outDir, state, checkRecord, force);
+      loaded.broadcaster &&
+      planFor(loaded.broadcaster, now, outDir, { state, checkRecord, changes, force });
     const ahead = new RenderAhead(now, aheadFolder);
-    const validated = dataReport(loaded, planned && schedule(planned, now, ahead));
+    const reuse = new ReuseCheck(outDir, now);
+    const validated = dataReport(loaded, planned && schedule(planned, now, ahead, reuse));
     onValidated?.(validated);
     const { scheduled, problems, brokenServices } = validated;
     const hasErrors = problems.some((p) => p.severity === "error");
     if (!planned || !scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
       throw new InputError(problems, dataDir);
     }
+    debug(
+      "plan",
+      () =>
+        `reuse check: ${reuse.checked} reused PI documents rendered again, ` +
+        `${reuse.mismatches.length} otherwise than published (${Math.round(reuse.milliseconds)} ms)`,
+    );
+    if (reuse.mismatches.length > 0) throw new ReusedWrongly(reuse.mismatches);
     const { broadcaster } = scheduled;
     const { radiodnsHost } = broadcaster.provider;
     // A service that broke keeps last night's PI files, SI entry and routes: one typo never
@@ -284,7 +302,7 @@ async function buildLocked(
     const stamp: BuildStamp<StampedReport> | undefined = hasErrors
       ? undefined
       : {
-          inputs,
+          sources,
           timeZone,
           today: scheduled.today,
           report,
@@ -356,11 +374,14 @@ function* documentsToPublish({
 }): Generator<PublishableDocument> {
   const note = (path: string, decision: SettledDecision) => {
     tally.count(decision);
-    if (decision.render) debug("plan", () => `${path}: rendered: ${decision.why}`);
+    if (decision.render) {
+      const { why, detail } = decision;
+      debug("plan", () => `${path}: rendered: ${why}${detail ? `: ${detail}` : ""}`);
+    }
     return decision;
   };
-  const decide = (path: string, inputs: string) =>
-    note(path, settle(outDir, path, planDocument(planned.state, path, inputs)));
+  const decide = (path: string, inputs: string, detail?: () => string | undefined) =>
+    note(path, settle(outDir, path, planDocument(planned.state, path, inputs, detail)));
   for (const logo of logos) {
     const decision = decide(logo.path, logo.inputs);
     yield decision.render
@@ -377,7 +398,7 @@ function* documentsToPublish({
     for (const document of planned.documentsOf(service.id)) {
       const { path, date, inputs } = document;
       // A file whose state changed is hashed here, as it is published (the I/O at the edge).
-      const decision = note(path, settle(outDir, path, document.decision));
+      const decision = note(path, planned.settle(path, document.decision));
       if (!decision.render) {
         yield { path, inputs, reused: decision.file };
         continue;
@@ -395,7 +416,13 @@ function* documentsToPublish({
   const reusedSi = new Map<string, SeenFile>();
   for (const [path, carried] of carriedTo) {
     const inputs = withInputs(serviceInformation, carried);
-    const decision = decide(path, inputs);
+    const decision = decide(
+      path,
+      inputs,
+      () =>
+        (planned.state.changes && describeChanges(planned.state.changes)) ??
+        "the services published, or the entries kept for broken ones, changed",
+    );
     inputsOf.set(path, inputs);
     if (decision.render) toRender.serviceInformation.push(path);
     else reusedSi.set(path, decision.file);
@@ -421,6 +448,11 @@ interface Planned {
   plan: BuildPlan;
   /** A service's planned PI documents. */
   documentsOf(id: string): ServicePlan["documents"];
+  /** A PI document's decision settled (settle), hashing its file once at most. */
+  settle(path: string, decision: DocumentDecision): SettledDecision;
+  today: PlainDate;
+  /** The published days. */
+  dates: readonly PlainDate[];
 }
 
 /**
@@ -432,12 +464,15 @@ function planFor(
   broadcaster: Broadcaster,
   now: number,
   outDir: string,
-  buildState: BuildState,
-  checkRecord: CheckRecord,
-  force: boolean,
+  {
+    state: buildState,
+    checkRecord,
+    changes,
+    force,
+  }: { state: BuildState; checkRecord: CheckRecord; changes: InputChanges; force: boolean },
 ): Planned {
   const { provider } = broadcaster;
-  const { dates, span } = publishedDays(provider.timeZone, now);
+  const { today, dates, span } = publishedDays(provider.timeZone, now);
   const recorded: InputsRecord = force ? new Map() : readInputsRecord(buildState);
   const observed = new Map<string, string>();
   for (const path of recorded.keys()) {
@@ -450,6 +485,7 @@ function planFor(
     checks: checkRecord.recorded,
     journaled: new Set(buildState.journaledVersions.keys()),
     observed,
+    changes,
   };
   const program = fingerprintProgram();
   const plan = planBuild(
@@ -458,7 +494,7 @@ function planFor(
       id: service.id,
       fqdn: service.radiodns.fqdn,
       serviceIdentifier: service.radiodns.serviceIdentifier,
-      inputs: withSpan(serviceInputs(program, provider, service), service, span),
+      ...withSpan(serviceInputs(program, provider, service), service, span),
       checkKey: checkRecord.keyOf(provider, service),
       span,
     })),
@@ -466,7 +502,20 @@ function planFor(
   );
   for (const { id, check } of plan.services) debug("plan", () => `${id}: ${describeCheck(check)}`);
   const byId = new Map(plan.services.map((service) => [service.id, service.documents]));
-  return { broadcaster, state, plan, documentsOf: (id) => byId.get(id) ?? [] };
+  const settled = new Map<string, SettledDecision>();
+  return {
+    broadcaster,
+    state,
+    plan,
+    today,
+    dates,
+    documentsOf: (id) => byId.get(id) ?? [],
+    settle(path, decision) {
+      const found = settled.get(path) ?? settle(outDir, path, decision);
+      settled.set(path, found);
+      return found;
+    },
+  };
 }
 
 /**
@@ -474,11 +523,15 @@ function planFor(
  * depend on it (schedule/rollCheck.ts spanDependence): such a service's documents are rendered
  * again every night instead of reused, so a nightly writes what --force writes.
  */
-function withSpan(inputs: string, service: Service, span: LayoutSpan): string {
+function withSpan(
+  inputs: string,
+  service: Service,
+  span: LayoutSpan,
+): { inputs: string; spanDependence?: string } {
   const why = spanDependence(service, span);
-  if (why === undefined) return inputs;
+  if (why === undefined) return { inputs };
   debug("plan", () => `${service.id}: its PI documents depend on the days laid out (${why})`);
-  return withInputs(inputs, [`span ${span.from} ${span.to}`]);
+  return { inputs: withInputs(inputs, [`span ${span.from} ${span.to}`]), spanDependence: why };
 }
 
 /** A decision settled: a document whose file's state changed is reused if its bytes did not. */
@@ -491,13 +544,16 @@ function settle(outDir: string, path: string, decision: DocumentDecision): Settl
  * The schedule stage under the plan: the services whose recorded check the plan reuses are
  * taken as recorded, those it rolls on are checked day by day, and each service laid out (in
  * full or its new days) has the document or two the plan renders of it rendered from that
- * layout at once (renderAhead.ts), when the layout covers their days.
+ * layout at once (renderAhead.ts), when the layout covers their days; and one document of each
+ * service that the plan reuses is rendered again and compared (reuseCheck.ts).
  */
 function schedule(
-  { broadcaster, plan, documentsOf }: Planned,
+  planned: Planned,
   now: number,
   ahead: RenderAhead,
+  reuse: ReuseCheck,
 ): ScheduleReport {
+  const { broadcaster, plan, documentsOf } = planned;
   const recorded = new Map<string, ServiceCheck>();
   const rolled = new Map<string, ServiceCheck>();
   for (const { id, check } of plan.services) {
@@ -514,6 +570,43 @@ function schedule(
       ({ decision, date }) => decision.render === true && documentDates.includes(date),
     );
     ahead.renderFrom(broadcaster.provider, step.value, toRender);
+    reuse.checkFrom(broadcaster.provider, step.value, sampleOf(planned, service.id));
+  }
+}
+
+/** The reused PI document of a service that the reuse check renders again tonight. */
+function sampleOf(planned: Planned, id: string) {
+  const byDate = new Map(planned.documentsOf(id).map((document) => [document.date, document]));
+  const date = sampleDate(id, planned.today, planned.dates, (date) => {
+    const document = byDate.get(date);
+    return document?.decision.render === false || document?.decision.render === "hash"
+      ? planned.settle(document.path, document.decision).render === false
+      : false;
+  });
+  const path = date && byDate.get(date)?.path;
+  if (date === undefined || path === undefined) return undefined;
+  debug("plan", () => `${id}: reuse check: renders ${path} again and compares it`);
+  return { path, date, why: "its inputs and file as the last build recorded them" };
+}
+
+/**
+ * Reused documents that this program renders otherwise: the record of what they are made from
+ * missed a change. Thrown before anything is written; buildSite then builds as with --force.
+ */
+class ReusedWrongly extends Error {
+  readonly notes: string[];
+
+  constructor(mismatches: readonly string[]) {
+    super(`${mismatches.length} reused documents render otherwise`);
+    this.notes = [
+      ...mismatches
+        .slice(0, 5)
+        .map(
+          (mismatch) =>
+            `${mismatch} renders otherwise with this program and data: the record of what it is made from missed a change, so every document was rendered again, as with --force`,
+        ),
+      ...(mismatches.length > 5 ? [`and ${mismatches.length - 5} more reused documents`] : []),
+    ];
   }
 }
 

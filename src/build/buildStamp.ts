@@ -1,20 +1,23 @@
 import { join } from "node:path";
 import { localDateOf } from "../time/wallClock.js";
+import { type BuildSources, fingerprintOf } from "./buildFingerprint.js";
 import { afterLooking, planUpToDate, stampCheck } from "./buildPlan.js";
 import { type BuildState, commitBuildState } from "./buildState.js";
 import { recordedState, type SeenFile, seeFile, seeUnchanged } from "./fileState.js";
+import { describeChanges, inputChanges } from "./inputChanges.js";
 import { restateRecordedFiles } from "./inputsRecord.js";
 import type { StoredStamp } from "./stateParts.js";
 
 /**
  * What a complete, error-free build leaves behind (the state's `stamp` part, buildState.ts) so
- * that the next one can tell it has nothing to do: the fingerprint of its inputs, the local day
- * it was built for, and each file's state and digest (fileState.ts). `report` is the build's
+ * that the next one can tell it has nothing to do: its sources (buildFingerprint.ts, whose
+ * fingerprint it is made from), the local day it was built for, and each file's state and digest
+ * (fileState.ts). The sources let the next build say which input changed (recordedSources). `report` is the build's
  * summary, to be repeated (warnings included). It counts only when no journal was left since
  * (a build killed or failed after it may have created files it does not list).
  */
 export interface BuildStamp<Report> {
-  inputs: string;
+  sources: BuildSources;
   /** The provider's time zone and the local day the build was for, in it. */
   timeZone: string;
   today: string;
@@ -39,9 +42,9 @@ export function recordBuildStamp<Report>(
     const file = known.get(path) ?? seeFile(join(outDir, path));
     files[path] = [file ? recordedState(file, at) : "", file?.digest ?? ""];
   }
-  const { inputs, timeZone, today, report } = stamp;
-  const check = stampCheck(inputs, timeZone, today, report);
-  state.stamp = { check, timeZone, today, report, files };
+  const { sources, timeZone, today, report } = stamp;
+  const check = stampCheck(fingerprintOf(sources), timeZone, today, report);
+  state.stamp = { check, timeZone, today, report, files, sources };
 }
 
 export interface UpToDateSite<Report> {
@@ -63,7 +66,7 @@ export interface UpToDateSite<Report> {
  */
 export function readUpToDateSite<Report>(
   state: BuildState,
-  inputs: string,
+  sources: BuildSources,
   now: number,
   rebuild: (reason: string) => void = () => {},
 ): UpToDateSite<Report> | undefined {
@@ -72,7 +75,8 @@ export function readUpToDateSite<Report>(
     unfinished: state.unfinished,
     damaged: state.notes,
     stamp,
-    inputs,
+    inputs: fingerprintOf(sources),
+    changed: describeChanges(inputChanges(recordedSources(state), sources)),
     today: dayOf(stamp?.timeZone, now),
   });
   if (planned.upToDate === false) {
@@ -118,4 +122,27 @@ function dayOf(timeZone: string | undefined, now: number): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The sources the stamp's build was made from, when the stamp vouches for them (its check is
+ * made from their fingerprint): an edited or damaged record is never read as a change.
+ */
+export function recordedSources(state: BuildState): BuildSources | undefined {
+  const stamp = state.stamp as StoredStamp | undefined;
+  const sources = stamp?.sources as BuildSources | undefined;
+  const isRecord = (value: unknown) =>
+    typeof value === "object" &&
+    value !== null &&
+    Object.values(value).every((part) => typeof part === "string");
+  if (
+    !isRecord(sources?.program) ||
+    !isRecord(sources?.data) ||
+    typeof sources?.dataDir !== "string" ||
+    typeof sources.keys !== "string"
+  ) {
+    return undefined;
+  }
+  const check = stampCheck(fingerprintOf(sources), stamp?.timeZone, stamp?.today, stamp?.report);
+  return check === stamp?.check ? sources : undefined;
 }

@@ -17,6 +17,7 @@ import { PublishError } from "../publish/publishError.js";
 import { removeFiles } from "../publish/removeFiles.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import type { SiteDocument } from "../site/siteContract.js";
+import type { BuildSources } from "./buildFingerprint.js";
 import { acquireBuildLock, BuildLockBusyError, type BuildLockOptions } from "./buildLock.js";
 import { planPrune } from "./buildPlan.js";
 import {
@@ -195,7 +196,7 @@ export async function publishSite(
  */
 export async function findUpToDateSite<Report>(
   outDir: string,
-  inputs: string,
+  sources: BuildSources,
   now: number,
   { lock, state: given, notes }: PublishOptions = {},
 ): Promise<(UpToDateSite<Report> & { foreign: string[] }) | undefined> {
@@ -205,7 +206,7 @@ export async function findUpToDateSite<Report>(
   try {
     const state =
       given ?? attempt(join(outDir, STATE_PATH), "read", () => readBuildState(outDir, notes));
-    const site = readUpToDateSite<Report>(state, inputs, now, rebuild);
+    const site = readUpToDateSite<Report>(state, sources, now, rebuild);
     if (!site) return undefined;
     debug(
       "stamp",

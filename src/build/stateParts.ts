@@ -44,6 +44,8 @@ export interface StoredStamp {
   today: string;
   report: unknown;
   files: Record<string, [state: string, digest: string]>;
+  /** buildFingerprint.ts BuildSources: trusted only when `check` vouches for them (buildStamp.ts). */
+  sources?: unknown;
 }
 
 export type PartName = keyof StateParts;

@@ -66,7 +66,7 @@ describe("fingerprintProgram", () => {
 });
 
 describe("describeDependencies", () => {
-  it("names each runtime dependency with the version resolved from the package, hoisted or not", async () => {
+  it("names each runtime dependency, and theirs, with the version resolved as Node resolves it, hoisted or nested", async () => {
     const project = await mkdtemp(join(tmpdir(), "spi-dependencies-"));
     const installed = join(project, "node_modules/spi-static");
     const writePackage = async (dir: string, manifest: object) => {
@@ -76,16 +76,50 @@ describe("describeDependencies", () => {
     await writePackage(project, { name: "broadcaster-data" });
     await writePackage(installed, {
       name: "spi-static",
-      dependencies: { yaml: "^2", "@scope/nested": "^1", gone: "^1" },
+      version: "1.0.0",
+      dependencies: { yaml: "^2", "@scope/nested": "^1" },
+      optionalDependencies: { "other-platform": "^1" },
       devDependencies: { vitest: "^4" },
     });
-    // One hoisted into the project's node_modules, one nested under the package itself.
+    // One hoisted into the project's node_modules, one nested under the package itself, with a
+    // dependency of its own (a binary's version, say) hoisted.
     await writePackage(join(project, "node_modules/yaml"), { name: "yaml", version: "2.9.1" });
-    await writePackage(join(installed, "node_modules/@scope/nested"), { version: "1.0.3" });
-    expect(describeDependencies(installed)).toBe("@scope/nested@1.0.3 gone@missing yaml@2.9.1");
-    // `npm update` of a dependency: another description, so another program fingerprint.
-    await writePackage(join(project, "node_modules/yaml"), { name: "yaml", version: "2.9.2" });
-    expect(describeDependencies(installed)).toContain("yaml@2.9.2");
+    await writePackage(join(installed, "node_modules/@scope/nested"), {
+      version: "1.0.3",
+      dependencies: { libvips: "^8" },
+    });
+    await writePackage(join(project, "node_modules/libvips"), { version: "8.17.0" });
+    expect(describeDependencies(installed)).toEqual([
+      ["@scope/nested", "1.0.3"],
+      ["libvips", "8.17.0"],
+      ["yaml", "2.9.1"],
+    ]);
+    // `npm update` of a dependency of a dependency: another description.
+    await writePackage(join(project, "node_modules/libvips"), { version: "8.17.1" });
+    expect(describeDependencies(installed)).toContainEqual(["libvips", "8.17.1"]);
+    await rm(project, { recursive: true, force: true });
+  });
+
+  it("is unknown, never equal to an earlier value, for a dependency that is missing or has no version", async () => {
+    const project = await mkdtemp(join(tmpdir(), "spi-dependencies-"));
+    await mkdir(join(project, "node_modules/versionless"), { recursive: true });
+    await writeFile(join(project, "node_modules/versionless/package.json"), "{}");
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({ version: "1.0.0", dependencies: { gone: "^1", versionless: "^1" } }),
+    );
+    const first = describeDependencies(project);
+    expect(first.map(([name]) => name)).toEqual(["gone", "versionless"]);
+    const again = describeDependencies(project);
+    for (const [index, [, version]] of first.entries()) {
+      expect(version).toMatch(/^unknown /);
+      expect(again[index]?.[1]).not.toBe(version);
+    }
+    // The package's own manifest unreadable: its dependencies are unknown too.
+    await rm(join(project, "package.json"));
+    expect(describeDependencies(project)).toEqual([
+      ["dependencies", expect.stringMatching(/^unknown /)],
+    ]);
     await rm(project, { recursive: true, force: true });
   });
 });

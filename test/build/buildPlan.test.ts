@@ -174,7 +174,7 @@ describe("planBuild", () => {
     }
     expect(checksOf(plan)).toEqual({
       news: "reused",
-      pop: "its files, the program or the data folder changed",
+      pop: "its inputs changed",
     });
     // A reused check is the recorded one, handed to the schedule stage as it is.
     expect(plan.services[0]?.check).toEqual({ reuse: aCheck("news") });
@@ -343,10 +343,14 @@ describe("planUpToDate and afterLooking", () => {
     expect(why({ ...sameDay, inputs: "fp2" })).toMatch(
       /^the program, the data folder or the keys changed/,
     );
+    // Named when the engine found which (inputChanges.ts).
+    expect(why({ ...sameDay, inputs: "fp2", changed: "the program changed: code" })).toMatch(
+      /^the program changed: code \(fingerprint fp2\)$/,
+    );
     // A stamp whose day was moved on by hand no longer matches its check.
     const moved = { ...stamp, today: "2026-11-26" };
     expect(why({ ...sameDay, stamp: moved, today: "2026-11-26" })).toMatch(
-      /or the stamp was altered$/,
+      /or the stamp was altered \(fingerprint /,
     );
     const empty = { ...stamp, files: {} };
     expect(why({ ...sameDay, stamp: empty })).toMatch(/lists no files$/);

@@ -3,7 +3,13 @@ import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/p
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type BuildStamp, readUpToDateSite, recordBuildStamp } from "../../src/build/buildStamp.js";
+import type { BuildSources } from "../../src/build/buildFingerprint.js";
+import {
+  type BuildStamp,
+  readUpToDateSite,
+  recordBuildStamp,
+  recordedSources,
+} from "../../src/build/buildStamp.js";
 import {
   type BuildState,
   commitBuildState,
@@ -16,8 +22,15 @@ import { writeFileAtomically } from "../../src/publish/writeFileAtomically.js";
 
 const DAY_START = Date.parse("2026-11-22T23:00:00Z");
 const DAY_END = Date.parse("2026-11-23T23:00:00Z");
+/** A build's sources, told apart here by their keys. */
+const sourcesOf = (keys: string, data: Record<string, string> = {}): BuildSources => ({
+  program: { code: "c1", runtime: "node 20" },
+  dataDir: "data",
+  data,
+  keys,
+});
 const stamp: BuildStamp<{ today: string }> = {
-  inputs: "a1",
+  sources: sourcesOf("a1"),
   timeZone: "Europe/Zurich",
   today: "2026-11-23",
   report: { today: "2026-11-23" },
@@ -41,8 +54,8 @@ function stampAndWrite(): void {
 }
 
 /** The next build's check, from the state as it reads it. */
-function upToDate(inputs: string, now: number, state: BuildState = readBuildState(outDir)) {
-  return readUpToDateSite(state, inputs, now);
+function upToDate(keys: string, now: number, state: BuildState = readBuildState(outDir)) {
+  return readUpToDateSite(state, sourcesOf(keys), now);
 }
 
 /** state.json with its stamp changed by `change`. */
@@ -53,6 +66,24 @@ async function editStamp(change: (stamp: Record<string, unknown>) => unknown): P
 }
 
 describe("readUpToDateSite", () => {
+  it("says which input changed, from the sources the stamp vouches for", async () => {
+    const why: string[] = [];
+    const state = readBuildState(outDir);
+    const changed = { ...sourcesOf("a1", { "schedules/news.yaml": "file 2" }) };
+    changed.program = { ...changed.program, sax: "1.6.2" };
+    expect(readUpToDateSite(state, changed, DAY_START, (reason) => why.push(reason))).toBe(
+      undefined,
+    );
+    expect(why).toEqual([expect.stringMatching(/^the program changed: sax none → 1\.6\.2 \(/)]);
+    expect(recordedSources(state)).toEqual(stamp.sources);
+    // Sources edited in the state are not the stamp's: never read as a change.
+    await editStamp((recorded) => ({
+      ...(recorded as object),
+      sources: sourcesOf("a1", { "provider.yaml": "file 0" }),
+    }));
+    expect(recordedSources(readBuildState(outDir))).toBeUndefined();
+  });
+
   it("returns the stamped report for the same inputs at any time of the same local day", () => {
     for (const now of [DAY_START, DAY_START + 3_600_000, DAY_END - 1]) {
       expect(upToDate("a1", now)).toMatchObject({

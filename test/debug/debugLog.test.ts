@@ -40,7 +40,7 @@ describe("SPI_STATIC_DEBUG", () => {
     );
     await writeFile(join(dataDir, "services/news.yaml"), "\n# an edit\n", { flag: "a" });
     expect(await build("stamp")).toMatch(
-      /debug stamp: building .*out: the program, the data folder or the keys changed/,
+      /debug stamp: building .*out: data file changed: services\/news\.yaml \(fingerprint [0-9a-f]{12}\)\n/,
     );
   });
 
@@ -84,12 +84,12 @@ describe("SPI_STATIC_DEBUG", () => {
     // 98: the example's logos (issue 27) are documents too, reused like the others.
     expect(stderr).toMatch(/debug plan: 98 reused; rendered: 19: its inputs changed\n$/);
     const all = stderr.trim().split("\n").slice(0, -1);
-    // First each service's check: reused as recorded, or laid out and why.
-    const checks = all.filter((line) => !line.includes(": rendered: "));
+    // First each service's check: reused as recorded, or laid out and why, naming the file.
+    const checks = all.filter((line) => /^spi-static debug plan: \w+: (check|laid out)/.test(line));
     expect(checks).toEqual(
       ["bern", "klassik", "lounge", "news", "pop"].map(
         (id) =>
-          `spi-static debug plan: ${id}: ${id === "news" ? "laid out in full: its files, the program or the data folder changed" : "check reused as recorded"}`,
+          `spi-static debug plan: ${id}: ${id === "news" ? "laid out in full: its inputs changed: data file changed: services/news.yaml" : "check reused as recorded"}`,
       ),
     );
     const lines = all.filter((line) => line.includes(": rendered: "));
@@ -103,7 +103,18 @@ describe("SPI_STATIC_DEBUG", () => {
     // The edited service's 17 PI documents and both SI: their inputs changed; nothing else.
     expect([...reasons.keys()].filter((path) => path.includes("/news/"))).toHaveLength(17);
     expect(reasons.size).toBe(17 + 2);
-    expect(new Set(reasons.values())).toEqual(new Set(["its inputs changed"]));
+    expect(new Set(reasons.values())).toEqual(
+      new Set(["its inputs changed: data file changed: services/news.yaml"]),
+    );
+    // The reuse check: one reused document of each other service rendered again and compared.
+    for (const id of ["bern", "klassik", "lounge", "pop"]) {
+      expect(stderr).toMatch(
+        new RegExp(`debug plan: ${id}: reuse check: renders \\S+_PI\\.xml again and compares it\n`),
+      );
+    }
+    expect(stderr).toMatch(
+      /debug plan: reuse check: 4 reused PI documents rendered again, 0 otherwise than published \(\d+ ms\)\n/,
+    );
     expect(await build("plan", NOW, ["--force"])).toMatch(
       /debug plan: \S+_PI\.xml: rendered: --force renders every document\n/,
     );
