@@ -1,3 +1,5 @@
+import { SITE_TABLES_GLOBAL } from "./njsModule.js";
+
 /** The files `spi-static nginx` writes into its folder (outside the served output folder). */
 export const NGINX_FILES = {
   /** A whole `server {}` to include from nginx.conf's `http {}`. */
@@ -6,6 +8,8 @@ export const NGINX_FILES = {
   api: "spi-static-api.conf",
   /** The njs module with the rules. */
   module: "spi-static.js",
+  /** The site's tables of services and bearers, which nginx parses once (njsModule.ts). */
+  tables: "spi-static-site.json",
 } as const;
 
 /**
@@ -41,6 +45,7 @@ export function renderApiConfig({ dir, root }: ServerConfigOptions): string {
   return `# Written by \`spi-static nginx\`: do not edit, run it again instead.
 # The SPI 3.1 API of one output folder: include inside a server {} block.
 js_import spi_static from ${quoted(`${dir}/${NGINX_FILES.module}`)};
+js_preload_object ${SITE_TABLES_GLOBAL} from ${quoted(`${dir}/${NGINX_FILES.tables}`)};
 js_var $${SEND_FILE};
 
 location / {

@@ -6,7 +6,7 @@ import { createEdgeWorker, type EdgeEnv, type EdgeSite } from "../edge/edgeRules
 import { UsageError } from "../exit/spiStaticError.js";
 import { InputError } from "../load/inputProblem.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
-import { renderNjsModule } from "./njsModule.js";
+import { renderNjsModule, siteTablesOf } from "./njsModule.js";
 import { NGINX_FILES, renderApiConfig, renderServerConfig, SEND_FILE } from "./serverConfig.js";
 import { zoneOffsets } from "./zoneCalendar.js";
 
@@ -148,12 +148,13 @@ export async function writeNginxFiles(options: NginxFilesOptions): Promise<Nginx
   const texts: [string, string][] = [
     [
       NGINX_FILES.module,
-      await renderNjsModule(site, zoneOffsets(site.timeZone), {
+      await renderNjsModule(site, {
         root: outDir,
         env,
         sendFile: SEND_FILE,
       }),
     ],
+    [NGINX_FILES.tables, JSON.stringify(siteTablesOf(site, zoneOffsets(site.timeZone)))],
     [NGINX_FILES.api, renderApiConfig(config)],
     [NGINX_FILES.server, renderServerConfig(config)],
   ];
