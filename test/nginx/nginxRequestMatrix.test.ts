@@ -174,6 +174,7 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
       "/spi-static.js",
       "/spi-static.conf",
       "/spi-static-api.conf",
+      "/spi-static-site.json",
       `/${work}/build/spi-static.js`,
       "/_spi-static/refused",
       "/_worker.js",

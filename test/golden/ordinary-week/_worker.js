@@ -65,7 +65,7 @@ function createEdgeWorker(site) {
     }
     function bearerService(identifier) {
         const table = site.bearerServices;
-        return Object.prototype.hasOwnProperty.call(table, identifier) ? table[identifier] : undefined;
+        return Object.hasOwn(table, identifier) ? table[identifier] : undefined;
     }
     const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
         timeZone: site.timeZone,
@@ -92,7 +92,10 @@ function createEdgeWorker(site) {
         const date = rest.slice(split + piBetween.length);
         // `<fqdn>/<serviceIdentifier>`, both parts present, under an FQDN of ours.
         const parts = service.split("/");
-        if (split < 1 || parts.length !== 2 || parts[1] === "" || !listed(site.hosts, parts[0])) {
+        if (split < 1 ||
+            parts.length !== 2 ||
+            parts[1] === "" ||
+            !listed(site.hosts, parts[0])) {
             return { kind: "none" };
         }
         return { kind: "pi", service, date };
