@@ -32,6 +32,8 @@ const parseFloorScript = fileURLToPath(new URL("parseFloor.js", import.meta.url)
 const { values: options } = parseArgs({
   options: {
     services: { type: "string", default: "100" },
+    /** An aggregator's dataset (fewer episodes per service): --services 10000 fits a disk. */
+    aggregator: { type: "boolean", default: false },
     now: { type: "string", default: "2026-11-23T04:00:00Z" },
     /** Keep the temporary folder (dataset and output) for a look afterwards. */
     keep: { type: "boolean", default: false },
@@ -50,6 +52,7 @@ const { values: options } = parseArgs({
 const DAY_MS = 86_400_000;
 const loadAverageAtStart = round2(loadavg()[0] ?? 0);
 const serviceCount = Number(options.services);
+const shape = options.aggregator ? "aggregator" : "broadcaster";
 if (!Number.isInteger(serviceCount) || serviceCount < 1) {
   throw new Error(`--services must be a positive integer, not ${options.services}`);
 }
@@ -73,6 +76,14 @@ const root = await mkdtemp(join(tmpdir(), "spi-bench-"));
 const dataDir = join(root, "data");
 const outDir = join(root, "out");
 const floorDir = join(root, "floor");
+/**
+ * The copy floor again on a RAM-backed folder when the machine has one: a disk that skips
+ * recently deleted inodes made the disk's floor swing tenfold from one minute to the next.
+ */
+const ramRoot = existsSync("/dev/shm")
+  ? await mkdtemp("/dev/shm/spi-bench-").catch(() => undefined)
+  : undefined;
+const ramFloorDir = ramRoot === undefined ? undefined : join(ramRoot, "floor");
 const rounds = Number(options.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) {
   throw new Error(`--rounds must be a positive integer, not ${options.rounds}`);
@@ -80,14 +91,14 @@ if (!Number.isInteger(rounds) || rounds < 1) {
 const startClock = Date.parse(options.now);
 try {
   const generated = performance.now();
-  await writeSyntheticDataset(dataDir, serviceCount);
+  await writeSyntheticDataset(dataDir, serviceCount, shape);
   log(`dataset: ${serviceCount} services in ${seconds(generated).toFixed(1)} s → ${dataDir}`);
 
   const measured: RoundResult[] = [];
   for (let round = 0; round < rounds; round++) {
     // Each round starts from the same data and an empty folder, a day later than the last:
     // the copy and the builds alternate, so a busy minute on the machine hits both.
-    if (round > 0) await writeSyntheticDataset(dataDir, serviceCount);
+    if (round > 0) await writeSyntheticDataset(dataDir, serviceCount, shape);
     await letDataFilesSettle();
     await rm(outDir, { recursive: true, force: true });
     measured.push(await measureRound(startClock + round * 3 * DAY_MS));
@@ -125,6 +136,7 @@ try {
   });
   const result = {
     services: serviceCount,
+    shape,
     documents,
     megabytes: round2(mb),
     rounds,
@@ -153,9 +165,21 @@ try {
       documentsPerSecond: Math.round(documents / full),
       megabytesPerSecond: round2(mb / full),
     },
+    ramCopyFloor:
+      ramRoot === undefined
+        ? undefined
+        : {
+            how: "cp -r of the built tree into /dev/shm (RAM), median of 3",
+            seconds: median((r) => r.ramFloor ?? 0),
+          },
     fullBuildOverFloor: median((r) => r.full.seconds / r.floor),
-    /** Issue 23's goal: at most 1.5. */
-    fullBuildOverParseAndCopyFloor: median((r) => r.full.seconds / (r.parse.seconds + r.floor)),
+    /** Issue 23's goal: at most 1.5; the copy floor on RAM when there is one, else on disk. */
+    fullBuildOverParseAndCopyFloor: median(
+      (r) => r.full.seconds / (r.parse.seconds + (r.ramFloor ?? r.floor)),
+    ),
+    fullBuildOverParseAndDiskCopyFloor: median((r) => r.full.seconds / (r.parse.seconds + r.floor)),
+    /** CPU against CPU: what a busy machine's wall clock cannot skew. */
+    fullBuildCpuOverParseFloorCpu: median((r) => r.full.cpuSeconds / r.parse.cpuSeconds),
     unchangedRebuild: {
       ...step((r) => r.unchanged),
       filesRewritten: Math.max(...measured.map((r) => r.rewrittenUnchanged)),
@@ -184,11 +208,13 @@ try {
       `  ${name.padEnd(19)} ${fmt(s.seconds)} s (CPU ${fmt(s.cpuSeconds)} s)  ${String(s.overFloor).padStart(5)}× floor  ${String(Math.round(s.ofFullBuild * 100)).padStart(3)}% of full  peak RSS ${s.peakRssMb} MB  ${extra}`;
     console.log(
       [
-        `spi-static benchmark: ${serviceCount} services, ${documents} documents, ${round2(mb)} MB, medians of ${rounds} round(s)`,
+        `spi-static benchmark: ${serviceCount} services (${shape}), ${documents} documents, ${round2(mb)} MB, medians of ${rounds} round(s)`,
         `  machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAverageAtStart} → ${machine.loadAverageAtEnd}`,
         `  copy floor (cp -r)  ${fmt(floor)} s  ${result.copyFloor.megabytesPerSecond} MB/s (page cache, median of 3 per round)`,
         `  parse floor         ${fmt(parseFloor)} s (CPU ${fmt(result.parseFloor.cpuSeconds)} s)  peak RSS ${result.parseFloor.peakRssMb} MB  the project's parser on every data file, ${result.parseFloor.threads} threads, nothing else`,
-        `  full build ÷ (parse floor + copy floor): ${result.fullBuildOverParseAndCopyFloor}× (goal ≤ 1.5)`,
+        `  copy floor on RAM   ${result.ramCopyFloor === undefined ? "  (no /dev/shm)" : `${fmt(result.ramCopyFloor.seconds)} s`}`,
+        `  full build ÷ (parse floor + copy floor): ${result.fullBuildOverParseAndCopyFloor}× (goal ≤ 1.5; copy floor ${result.ramCopyFloor === undefined ? "on disk" : `on RAM, ${result.fullBuildOverParseAndDiskCopyFloor}× with the disk's`})`,
+        `  full build CPU ÷ parse floor CPU: ${result.fullBuildCpuOverParseFloorCpu}×`,
         line(
           "full build",
           result.fullBuild,
@@ -245,6 +271,7 @@ try {
     process.exitCode = 1;
   }
 } finally {
+  if (ramRoot !== undefined) await rm(ramRoot, { recursive: true, force: true });
   if (options.keep) log(`kept ${root}`);
   else await rm(root, { recursive: true, force: true });
 }
@@ -253,6 +280,8 @@ interface RoundResult {
   documents: number;
   bytes: number;
   floor: number;
+  /** The copy floor into a RAM-backed folder (/dev/shm), when there is one. */
+  ramFloor: number | undefined;
   /** The parse floor, measured once a round right after the full build read the same files. */
   parse: Omit<Run, "summary">;
   parseThreads: number;
@@ -290,6 +319,13 @@ async function measureRound(now: number): Promise<RoundResult> {
   const floorTree = await scan(floorDir);
   await rm(floorDir, { recursive: true, force: true });
   if (floorTree.bytes !== tree.bytes) throw new Error("the copy differs in size from the build");
+  const ramCopies: number[] = [];
+  for (let copy = 0; ramFloorDir !== undefined && copy < 3; copy++) {
+    await rm(ramFloorDir, { recursive: true, force: true });
+    ramCopies.push(await timed("cp", ["-r", outDir, ramFloorDir]));
+  }
+  if (ramFloorDir !== undefined) await rm(ramFloorDir, { recursive: true, force: true });
+  const ramFloor = ramCopies.length > 0 ? medianOf(ramCopies) : undefined;
   const { code, stdout, stderr, ...parse } = await measure(
     [dirname(dirname(options.cli)), dataDir],
     parseFloorScript,
@@ -324,6 +360,7 @@ async function measureRound(now: number): Promise<RoundResult> {
     documents,
     bytes: tree.bytes,
     floor,
+    ramFloor,
     parse,
     parseThreads,
     full,
