@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { edgeCases, measureEdgeRules, measurePreviewUnderLoad } from "./measureEdge.js";
 import { measureNginx } from "./measureNginx.js";
+import { renderInMemory } from "./renderInMemory.js";
 import { runProcess } from "./runProcess.js";
 import {
   addUnusedShows,
@@ -117,6 +118,9 @@ try {
   const preview = await measurePreviewUnderLoad(options.cli, outDir, edgeClock, cases);
   log(`preview: p99 ${preview.p99Ms} ms, ${preview.errors} errors`);
   const nginx = await measureNginx(options.cli, outDir, edgeClock, cases);
+  const renderAnchor = await measureRenderAnchor(
+    startClock + (rounds - 1) * 3 * DAY_MS + 2 * DAY_MS,
+  );
   const bigInput = await measureBigInputs(Number(options["big-input-mb"]));
 
   const first = measured[0] as RoundResult;
@@ -197,6 +201,7 @@ try {
     edgeRules,
     preview,
     nginx,
+    renderAnchor,
     bigInput,
   };
 
@@ -250,6 +255,11 @@ try {
                     `${r.name} (${r.status}) ${r.requestsPerSecond} requests/s (worker CPU ${r.cpuMicrosecondsPerRequest} µs each: ${r.requestsPerCoreSecond}/s per core), p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`,
                 )
                 .join("; ")
+        }`,
+        `  render against Python's ElementTree: ${
+          typeof renderAnchor === "string"
+            ? renderAnchor
+            : `spi-static ${renderAnchor.documents} documents in ${renderAnchor.cpuSeconds} s CPU, ElementTree ${renderAnchor.elementTree.documents} in ${renderAnchor.elementTree.cpuSeconds} s CPU (Python ${renderAnchor.elementTree.python}): ${renderAnchor.timesFaster}× (goal ≥ 5)`
         }`,
         `  preview under load: ${preview.requests} requests, ${preview.concurrency} at once, ${preview.requestsPerSecond} requests/s, p50 ${preview.p50Ms} ms, p99 ${preview.p99Ms} ms, max ${preview.maxMs} ms, ${preview.errors} errors`,
         ...bigInput.map(
@@ -455,6 +465,36 @@ async function measure(args: string[], script = options.cli) {
     seconds: elapsed,
     cpuSeconds: usage.cpuSeconds,
     peakRssMb: Math.round(usage.maxRssKb / 1024),
+  };
+}
+
+/**
+ * The marshaller anchor: the render stage in memory (the model loaded and laid out first,
+ * untimed) against the system python3's ElementTree rebuilding and serialising the same
+ * published documents from plain data (bench/python/renderWithElementTree.py), CPU against CPU,
+ * medians of the rounds. Up to 1,000 services: the load holds the whole model in this process.
+ */
+async function measureRenderAnchor(now: number) {
+  if (serviceCount > 1000) return "not measured above 1,000 services";
+  const script = join(repoRoot, "bench", "python", "renderWithElementTree.py");
+  const python = await runProcess("python3", [
+    ...[script, "--site", outDir, "--rounds", String(rounds), "--json"],
+  ]);
+  if (python.code !== 0) {
+    return `not measured: python3 failed (${python.stderr.trim().split("\n").pop()})`;
+  }
+  const elementTree = JSON.parse(python.stdout) as {
+    documents: number;
+    cpuSeconds: number;
+    python: string;
+  };
+  const ours = await renderInMemory(dataDir, now, rounds);
+  const cpuSeconds = round2(medianOf(ours.cpuSeconds));
+  return {
+    documents: ours.documents,
+    cpuSeconds,
+    elementTree,
+    timesFaster: round2(elementTree.cpuSeconds / cpuSeconds),
   };
 }
 
