@@ -3,8 +3,9 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { renderInMemory } from "./renderInMemory.js";
 import { runProcess } from "./runProcess.js";
 import { writeSyntheticDataset } from "./syntheticDataset.js";
 
@@ -67,7 +68,12 @@ try {
       await measure(["build", "--data", dataDir, "--out", outDir, "--now", options.now, "--json"]),
     );
   }
-  const renders = await renderInMemory(dataDir, now);
+  const measured = await renderInMemory(dataDir, now, rounds);
+  const renders = {
+    documents: measured.documents,
+    seconds: measured.seconds.map(round2),
+    cpuSeconds: measured.cpuSeconds.map(round2),
+  };
   const theirs = await runPython(join(root, `out-${rounds - 1}`));
 
   const ours = {
@@ -145,41 +151,6 @@ async function measure(args: string[]): Promise<Usage> {
     ? Number(cpu?.[1]) + Number(cpu?.[2])
     : (JSON.parse(await readFile(usageFile, "utf8")) as { cpuSeconds: number }).cpuSeconds;
   return { seconds, cpuSeconds: round2(cpuSeconds) };
-}
-
-/**
- * The render stage alone, as the build runs it, from the loaded and laid-out model: every PI and
- * SI document to bytes, nothing written. bench/ compiles apart from src/, so this loads the
- * built modules; the types below are the little of them it uses.
- */
-async function renderInMemory(dataDir: string, now: number) {
-  const load = (path: string) => import(pathToFileURL(join(repoRoot, "dist", path)).href);
-  const { loadAndSchedule } = (await load("loadAndSchedule.js")) as {
-    loadAndSchedule(dir: string, now: number): Promise<{ scheduled?: Scheduled }>;
-  };
-  const { renderSite } = (await load("render/renderSite.js")) as {
-    renderSite(scheduled: Scheduled, now: number): Iterable<{ content: Buffer }>;
-  };
-  const { scheduled } = await loadAndSchedule(dataDir, now);
-  if (!scheduled) throw new Error(`${dataDir} did not load`);
-  const seconds: number[] = [];
-  const cpuSeconds: number[] = [];
-  let documents = 0;
-  for (let round = 0; round < rounds; round++) {
-    // A new render each round: each service's element cache starts empty, as in a build.
-    const started = performance.now();
-    const cpuStarted = process.cpuUsage();
-    documents = 0;
-    for (const _document of renderSite(scheduled, now)) documents++;
-    seconds.push(round2((performance.now() - started) / 1000));
-    const cpu = process.cpuUsage(cpuStarted);
-    cpuSeconds.push(round2((cpu.user + cpu.system) / 1e6));
-  }
-  return { documents, seconds, cpuSeconds };
-}
-
-interface Scheduled {
-  broadcaster: { provider: unknown; services: unknown };
 }
 
 interface HybridSpiResult {

@@ -7,7 +7,8 @@ import { pathToFileURL } from "node:url";
  * The parse floor (issue 23): `node parseFloor.js <dist> <data>` parses and validates every data
  * file of a data folder with the project's own reader (the compiled parse workers of `<dist>`),
  * on one worker thread per core, and nothing else: no digests, no cache, no schedule, no render,
- * no writes. With the copy floor it is what a full build cannot go below. Prints one JSON line.
+ * no writes, and no parsed file kept once looked at. With the copy floor it is what a full build
+ * cannot go below. Prints one JSON line.
  */
 
 interface ParseWorkers {
@@ -50,18 +51,24 @@ async function dataFiles(): Promise<{ kind: string; path: string }[]> {
 const threads = availableParallelism();
 const workers = startParseWorkers(threads, script);
 const files = await dataFiles();
+/** Files read and in the workers at once: the floor's memory stays bounded at any size. */
+const IN_FLIGHT = threads * 4;
 let bytes = 0;
 let errors = 0;
 try {
-  const answers = [];
+  const running = new Set<Promise<void>>();
   for (const { kind, path } of files) {
     const read = await readFile(path);
     bytes += read.byteLength;
-    answers.push(workers.run({ kind, file: path, bytes: read }));
+    // Each answer is looked at and dropped: a build keeps a summary, not every parsed file.
+    const answer = workers.run({ kind, file: path, bytes: read }).then((parsed) => {
+      if (parsed.unreadable || parsed.problems?.some((p) => p.severity === "error")) errors++;
+      running.delete(answer);
+    });
+    running.add(answer);
+    if (running.size >= IN_FLIGHT) await Promise.race(running);
   }
-  for (const answer of await Promise.all(answers)) {
-    if (answer.unreadable || answer.problems?.some((p) => p.severity === "error")) errors++;
-  }
+  await Promise.all(running);
 } finally {
   await workers.close();
 }

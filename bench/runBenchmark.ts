@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { edgeCases, measureEdgeRules, measurePreviewUnderLoad } from "./measureEdge.js";
 import { measureNginx } from "./measureNginx.js";
+import { renderInMemory } from "./renderInMemory.js";
 import { runProcess } from "./runProcess.js";
 import {
   addUnusedShows,
@@ -32,6 +33,8 @@ const parseFloorScript = fileURLToPath(new URL("parseFloor.js", import.meta.url)
 const { values: options } = parseArgs({
   options: {
     services: { type: "string", default: "100" },
+    /** An aggregator's dataset (fewer episodes per service): --services 10000 fits a disk. */
+    aggregator: { type: "boolean", default: false },
     now: { type: "string", default: "2026-11-23T04:00:00Z" },
     /** Keep the temporary folder (dataset and output) for a look afterwards. */
     keep: { type: "boolean", default: false },
@@ -50,6 +53,7 @@ const { values: options } = parseArgs({
 const DAY_MS = 86_400_000;
 const loadAverageAtStart = round2(loadavg()[0] ?? 0);
 const serviceCount = Number(options.services);
+const shape = options.aggregator ? "aggregator" : "broadcaster";
 if (!Number.isInteger(serviceCount) || serviceCount < 1) {
   throw new Error(`--services must be a positive integer, not ${options.services}`);
 }
@@ -73,6 +77,14 @@ const root = await mkdtemp(join(tmpdir(), "spi-bench-"));
 const dataDir = join(root, "data");
 const outDir = join(root, "out");
 const floorDir = join(root, "floor");
+/**
+ * The copy floor again on a RAM-backed folder when the machine has one: a disk that skips
+ * recently deleted inodes made the disk's floor swing tenfold from one minute to the next.
+ */
+const ramRoot = existsSync("/dev/shm")
+  ? await mkdtemp("/dev/shm/spi-bench-").catch(() => undefined)
+  : undefined;
+const ramFloorDir = ramRoot === undefined ? undefined : join(ramRoot, "floor");
 const rounds = Number(options.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) {
   throw new Error(`--rounds must be a positive integer, not ${options.rounds}`);
@@ -80,14 +92,14 @@ if (!Number.isInteger(rounds) || rounds < 1) {
 const startClock = Date.parse(options.now);
 try {
   const generated = performance.now();
-  await writeSyntheticDataset(dataDir, serviceCount);
+  await writeSyntheticDataset(dataDir, serviceCount, shape);
   log(`dataset: ${serviceCount} services in ${seconds(generated).toFixed(1)} s → ${dataDir}`);
 
   const measured: RoundResult[] = [];
   for (let round = 0; round < rounds; round++) {
     // Each round starts from the same data and an empty folder, a day later than the last:
     // the copy and the builds alternate, so a busy minute on the machine hits both.
-    if (round > 0) await writeSyntheticDataset(dataDir, serviceCount);
+    if (round > 0) await writeSyntheticDataset(dataDir, serviceCount, shape);
     await letDataFilesSettle();
     await rm(outDir, { recursive: true, force: true });
     measured.push(await measureRound(startClock + round * 3 * DAY_MS));
@@ -106,6 +118,9 @@ try {
   const preview = await measurePreviewUnderLoad(options.cli, outDir, edgeClock, cases);
   log(`preview: p99 ${preview.p99Ms} ms, ${preview.errors} errors`);
   const nginx = await measureNginx(options.cli, outDir, edgeClock, cases);
+  const renderAnchor = await measureRenderAnchor(
+    startClock + (rounds - 1) * 3 * DAY_MS + 2 * DAY_MS,
+  );
   const bigInput = await measureBigInputs(Number(options["big-input-mb"]));
 
   const first = measured[0] as RoundResult;
@@ -125,6 +140,7 @@ try {
   });
   const result = {
     services: serviceCount,
+    shape,
     documents,
     megabytes: round2(mb),
     rounds,
@@ -153,9 +169,21 @@ try {
       documentsPerSecond: Math.round(documents / full),
       megabytesPerSecond: round2(mb / full),
     },
+    ramCopyFloor:
+      ramRoot === undefined
+        ? undefined
+        : {
+            how: "cp -r of the built tree into /dev/shm (RAM), median of 3",
+            seconds: median((r) => r.ramFloor ?? 0),
+          },
     fullBuildOverFloor: median((r) => r.full.seconds / r.floor),
-    /** Issue 23's goal: at most 1.5. */
-    fullBuildOverParseAndCopyFloor: median((r) => r.full.seconds / (r.parse.seconds + r.floor)),
+    /** Issue 23's goal: at most 1.5; the copy floor on RAM when there is one, else on disk. */
+    fullBuildOverParseAndCopyFloor: median(
+      (r) => r.full.seconds / (r.parse.seconds + (r.ramFloor ?? r.floor)),
+    ),
+    fullBuildOverParseAndDiskCopyFloor: median((r) => r.full.seconds / (r.parse.seconds + r.floor)),
+    /** CPU against CPU: what a busy machine's wall clock cannot skew. */
+    fullBuildCpuOverParseFloorCpu: median((r) => r.full.cpuSeconds / r.parse.cpuSeconds),
     unchangedRebuild: {
       ...step((r) => r.unchanged),
       filesRewritten: Math.max(...measured.map((r) => r.rewrittenUnchanged)),
@@ -173,6 +201,7 @@ try {
     edgeRules,
     preview,
     nginx,
+    renderAnchor,
     bigInput,
   };
 
@@ -184,11 +213,13 @@ try {
       `  ${name.padEnd(19)} ${fmt(s.seconds)} s (CPU ${fmt(s.cpuSeconds)} s)  ${String(s.overFloor).padStart(5)}× floor  ${String(Math.round(s.ofFullBuild * 100)).padStart(3)}% of full  peak RSS ${s.peakRssMb} MB  ${extra}`;
     console.log(
       [
-        `spi-static benchmark: ${serviceCount} services, ${documents} documents, ${round2(mb)} MB, medians of ${rounds} round(s)`,
+        `spi-static benchmark: ${serviceCount} services (${shape}), ${documents} documents, ${round2(mb)} MB, medians of ${rounds} round(s)`,
         `  machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAverageAtStart} → ${machine.loadAverageAtEnd}`,
         `  copy floor (cp -r)  ${fmt(floor)} s  ${result.copyFloor.megabytesPerSecond} MB/s (page cache, median of 3 per round)`,
         `  parse floor         ${fmt(parseFloor)} s (CPU ${fmt(result.parseFloor.cpuSeconds)} s)  peak RSS ${result.parseFloor.peakRssMb} MB  the project's parser on every data file, ${result.parseFloor.threads} threads, nothing else`,
-        `  full build ÷ (parse floor + copy floor): ${result.fullBuildOverParseAndCopyFloor}× (goal ≤ 1.5)`,
+        `  copy floor on RAM   ${result.ramCopyFloor === undefined ? "  (no /dev/shm)" : `${fmt(result.ramCopyFloor.seconds)} s`}`,
+        `  full build ÷ (parse floor + copy floor): ${result.fullBuildOverParseAndCopyFloor}× (goal ≤ 1.5; copy floor ${result.ramCopyFloor === undefined ? "on disk" : `on RAM, ${result.fullBuildOverParseAndDiskCopyFloor}× with the disk's`})`,
+        `  full build CPU ÷ parse floor CPU: ${result.fullBuildCpuOverParseFloorCpu}×`,
         line(
           "full build",
           result.fullBuild,
@@ -225,6 +256,11 @@ try {
                 )
                 .join("; ")
         }`,
+        `  render against Python's ElementTree: ${
+          typeof renderAnchor === "string"
+            ? renderAnchor
+            : `spi-static ${renderAnchor.documents} documents in ${renderAnchor.cpuSeconds} s CPU, ElementTree ${renderAnchor.elementTree.documents} in ${renderAnchor.elementTree.cpuSeconds} s CPU (Python ${renderAnchor.elementTree.python}): ${renderAnchor.timesFaster}× (goal ≥ 5)`
+        }`,
         `  preview under load: ${preview.requests} requests, ${preview.concurrency} at once, ${preview.requestsPerSecond} requests/s, p50 ${preview.p50Ms} ms, p99 ${preview.p99Ms} ms, max ${preview.maxMs} ms, ${preview.errors} errors`,
         ...bigInput.map(
           (step) =>
@@ -245,6 +281,7 @@ try {
     process.exitCode = 1;
   }
 } finally {
+  if (ramRoot !== undefined) await rm(ramRoot, { recursive: true, force: true });
   if (options.keep) log(`kept ${root}`);
   else await rm(root, { recursive: true, force: true });
 }
@@ -253,6 +290,8 @@ interface RoundResult {
   documents: number;
   bytes: number;
   floor: number;
+  /** The copy floor into a RAM-backed folder (/dev/shm), when there is one. */
+  ramFloor: number | undefined;
   /** The parse floor, measured once a round right after the full build read the same files. */
   parse: Omit<Run, "summary">;
   parseThreads: number;
@@ -290,6 +329,13 @@ async function measureRound(now: number): Promise<RoundResult> {
   const floorTree = await scan(floorDir);
   await rm(floorDir, { recursive: true, force: true });
   if (floorTree.bytes !== tree.bytes) throw new Error("the copy differs in size from the build");
+  const ramCopies: number[] = [];
+  for (let copy = 0; ramFloorDir !== undefined && copy < 3; copy++) {
+    await rm(ramFloorDir, { recursive: true, force: true });
+    ramCopies.push(await timed("cp", ["-r", outDir, ramFloorDir]));
+  }
+  if (ramFloorDir !== undefined) await rm(ramFloorDir, { recursive: true, force: true });
+  const ramFloor = ramCopies.length > 0 ? medianOf(ramCopies) : undefined;
   const { code, stdout, stderr, ...parse } = await measure(
     [dirname(dirname(options.cli)), dataDir],
     parseFloorScript,
@@ -324,6 +370,7 @@ async function measureRound(now: number): Promise<RoundResult> {
     documents,
     bytes: tree.bytes,
     floor,
+    ramFloor,
     parse,
     parseThreads,
     full,
@@ -418,6 +465,36 @@ async function measure(args: string[], script = options.cli) {
     seconds: elapsed,
     cpuSeconds: usage.cpuSeconds,
     peakRssMb: Math.round(usage.maxRssKb / 1024),
+  };
+}
+
+/**
+ * The marshaller anchor: the render stage in memory (the model loaded and laid out first,
+ * untimed) against the system python3's ElementTree rebuilding and serialising the same
+ * published documents from plain data (bench/python/renderWithElementTree.py), CPU against CPU,
+ * medians of the rounds. Up to 1,000 services: the load holds the whole model in this process.
+ */
+async function measureRenderAnchor(now: number) {
+  if (serviceCount > 1000) return "not measured above 1,000 services";
+  const script = join(repoRoot, "bench", "python", "renderWithElementTree.py");
+  const python = await runProcess("python3", [
+    ...[script, "--site", outDir, "--rounds", String(rounds), "--json"],
+  ]);
+  if (python.code !== 0) {
+    return `not measured: python3 failed (${python.stderr.trim().split("\n").pop()})`;
+  }
+  const elementTree = JSON.parse(python.stdout) as {
+    documents: number;
+    cpuSeconds: number;
+    python: string;
+  };
+  const ours = await renderInMemory(dataDir, now, rounds);
+  const cpuSeconds = round2(medianOf(ours.cpuSeconds));
+  return {
+    documents: ours.documents,
+    cpuSeconds,
+    elementTree,
+    timesFaster: round2(elementTree.cpuSeconds / cpuSeconds),
   };
 }
 

@@ -45,7 +45,19 @@ export function syntheticServiceId(index: number): string {
  * Writes provider.yaml, services/*.yaml, schedules/*.yaml for `services` services and a
  * development key (as `spi-static init` does: a build needs a key) into `dataDir`.
  */
-export async function writeSyntheticDataset(dataDir: string, services: number): Promise<void> {
+/**
+ * A broadcaster's dataset gives every airing its own episode; an aggregator's (a platform
+ * carrying thousands of services, `--aggregator`) one airing in AGGREGATOR_EPISODE_EVERY, as
+ * platforms carry fewer episode details: the same grid in a fraction of the disk.
+ */
+export type DatasetShape = "broadcaster" | "aggregator";
+export const AGGREGATOR_EPISODE_EVERY = 8;
+
+export async function writeSyntheticDataset(
+  dataDir: string,
+  services: number,
+  shape: DatasetShape = "broadcaster",
+): Promise<void> {
   await mkdir(join(dataDir, "services"), { recursive: true });
   await mkdir(join(dataDir, "schedules"), { recursive: true });
   await writeFile(join(dataDir, "provider.yaml"), stringify(provider()));
@@ -58,7 +70,7 @@ export async function writeSyntheticDataset(dataDir: string, services: number): 
     for (const week of EPISODE_WEEKS) {
       await writeFile(
         join(dataDir, "episodes", id, `${week}.yaml`),
-        stringify({ episodes: episodesOfWeek(id, week) }),
+        stringify({ episodes: episodesOfWeek(id, week, shape) }),
       );
     }
   }
@@ -203,10 +215,12 @@ function slots(offset: number): { start: string; show: string }[] {
 }
 
 /**
- * An episode for each airing of the seven days from `week` (up to the last day laid out): the
- * grid's slots, where the special cuts them its own start and the start of what it leaves.
+ * An episode for each airing (or each `every`th) of the seven days from `week` (up to the last
+ * day laid out): the grid's slots, where the special cuts them its own start and the start of
+ * what it leaves.
  */
-function episodesOfWeek(id: string, week: string) {
+function episodesOfWeek(id: string, week: string, shape: DatasetShape) {
+  const every = shape === "aggregator" ? AGGREGATOR_EPISODE_EVERY : 1;
   const episodes: Record<string, unknown>[] = [];
   for (let day = 0; day < 7; day++) {
     const date = new Date(Date.parse(`${week}T00:00:00Z`) + day * 86_400_000);
@@ -224,7 +238,7 @@ function episodesOfWeek(id: string, week: string) {
       });
       airings.push({ start: SPECIAL.start, show: SPECIAL.show });
     }
-    for (const { start, show } of airings) {
+    for (const { start, show } of airings.filter((_, index) => index % every === 0)) {
       const label = `${iso} ${start}`;
       episodes.push({
         date: iso,

@@ -143,6 +143,17 @@ describe("the installed package, used as the README says", () => {
     expect(report.checks.some((check) => check.name.startsWith("PI for main, today"))).toBe(true);
     expect(verify.code).toBe(0);
   }, 120_000);
+
+  it("writes the nginx files from the module lowered when the package was built, without Babel", async () => {
+    // Babel (37 MB) only lowers the module at package build time: no dependency of the package.
+    await expect(readdir(join(project, "node_modules/@babel"))).rejects.toThrow();
+    const nginx = await npx(["nginx", "--dir", "nginx", "--listen", "127.0.0.1:8080"]);
+    expect(nginx.code, nginx.stderr).toBe(0);
+    const module = await readFile(join(project, "nginx/spi-static.js"), "utf8");
+    expect(module).toContain("export default");
+    expect(module).toContain('"keyDigests":[');
+    expect(await readdir(join(project, "nginx"))).toHaveLength(4);
+  }, 60_000);
 });
 
 /**

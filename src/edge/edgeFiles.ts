@@ -65,7 +65,7 @@ export function edgeSiteOf(
     bearerPiPathTemplate: programmeInformationPathByBearer("{bearer}", "{date}"),
     bearerServices,
     serviceIds,
-    hosts: [...new Set(serviceIds.map(fqdnOfKey))],
+    hosts: [...new Set(serviceIds.map(fqdnOfKey))].sort(),
     openPi: provider.discovery.openPi,
     timeZone: provider.timeZone,
     windowDays: API_WINDOW_DAYS,

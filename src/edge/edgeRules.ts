@@ -26,14 +26,14 @@ export interface EdgeSite {
   /** The service (`<fqdn>/<serviceIdentifier>`) each bearer's ServiceIdentifier (`dab/4e1/4fe1/4e01/0`) stands for. */
   bearerServices: Record<string, string>;
   /**
-   * Every service as `<fqdn>/<serviceIdentifier>`: the host literal is each service's own
+   * Every service as `<fqdn>/<serviceIdentifier>`, sorted: the host literal is each service's own
    * Authoritative FQDN (most often the provider's radiodnsHost for all).
    */
   serviceIds: string[];
   /**
-   * The FQDNs of `serviceIds`, each once: a PI path under any other host is no document of ours.
-   * Written by the build so that a runtime that runs these rules afresh for every request (njs)
-   * does not split every service id each time.
+   * The FQDNs of `serviceIds`, each once, sorted: a PI path under any other host is no document
+   * of ours. Written by the build so that a runtime that runs these rules afresh for every
+   * request (njs) does not split every service id each time.
    */
   hosts: string[];
   /** PI without a key (the provider's choice); keyed SI still needs one. */
@@ -141,10 +141,25 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
    * DRM and AMSS (sid) bearers, ETSI TS 103 270.
    */
   const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3}|hd(\/[^/]+){2}|(drm|amss)\/[^/]+)$/;
-  const bearerServices = new Map(Object.entries(site.bearerServices));
-  const services = new Set(site.serviceIds);
-  /** The FQDNs PI is published under; a path under any other is no document of ours. */
-  const hosts = new Set(site.hosts);
+  /**
+   * The site's tables are searched where they are, never copied into a Map or Set first: njs
+   * (nginx) runs these rules afresh for every request, where building one would cost each
+   * request a pass over every service.
+   */
+  function listed(sorted: readonly string[], value: string): boolean {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((sorted[middle] as string) < value) low = middle + 1;
+      else high = middle;
+    }
+    return sorted[low] === value;
+  }
+  function bearerService(identifier: string): string | undefined {
+    const table = site.bearerServices;
+    return Object.hasOwn(table, identifier) ? table[identifier] : undefined;
+  }
   const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
     timeZone: site.timeZone,
     year: "numeric",
@@ -179,7 +194,12 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     const date = rest.slice(split + piBetween.length);
     // `<fqdn>/<serviceIdentifier>`, both parts present, under an FQDN of ours.
     const parts = service.split("/");
-    if (split < 1 || parts.length !== 2 || parts[1] === "" || !hosts.has(parts[0] as string)) {
+    if (
+      split < 1 ||
+      parts.length !== 2 ||
+      parts[1] === "" ||
+      !listed(site.hosts, parts[0] as string)
+    ) {
       return { kind: "none" };
     }
     return { kind: "pi", service, date };
@@ -198,7 +218,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
     const identifier = rest.slice(0, split);
     if (split < 1 || !BEARER_SHAPE.test(identifier)) return { kind: "none" };
     const date = rest.slice(split + bearerBetween.length);
-    return { kind: "pi", service: bearerServices.get(identifier), date };
+    return { kind: "pi", service: bearerService(identifier), date };
   }
 
   /** TS 102 818 §10.5: `Authorization: ClientIdentifier <key>`; other schemes carry no SPI key. */
@@ -487,7 +507,7 @@ export function createEdgeWorker(site: EdgeSite): EdgeWorker {
         shared,
       );
     }
-    if (target.service === undefined || !services.has(target.service)) {
+    if (target.service === undefined || !listed(site.serviceIds, target.service)) {
       return failure(request, 404, "not-found", "No such service.", shared);
     }
     const path = site.piPathTemplate

@@ -55,7 +55,10 @@ export function createNjsHandler(
   fs: NjsFs,
 ): (r: NjsRequest) => Promise<void> {
   const HOST = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
-  /** Paths try_files takes literally (no `?`, `$`, spaces): the documents' names. */
+  /**
+   * Paths try_files takes literally (no `?`, `$`, spaces): the documents' names under the
+   * served folder's. Any other, njs reads and sends itself.
+   */
   const NGINX_SENDS = /^[A-Za-z0-9._~/-]+$/;
   const LOOPBACK_HOST = /^(localhost|\[::1\]|127\.[\d.]+)$/i;
   const LOOPBACK_ADDRESS = /^(127\.|::1$|::ffff:127\.)/i;
@@ -169,12 +172,13 @@ export function createNjsHandler(
       return;
     }
     const file = (response as unknown as { file: FileBody | null }).file;
-    if (file !== null && response.status === 200 && NGINX_SENDS.test(file.path)) {
+    const whole = file === null ? "" : `${settings.root}${file.path}`;
+    if (file !== null && response.status === 200 && NGINX_SENDS.test(whole)) {
       // nginx sends the file (serverConfig.ts, SEND_FILE) with its Content-Length and its
       // validators, the ones ETag and Last-Modified were made from: it writes them itself.
       delete r.headersOut.etag;
       delete r.headersOut["last-modified"];
-      r.variables[settings.sendFile] = file.path;
+      r.variables[settings.sendFile] = whole;
       r.internalRedirect(`@${settings.sendFile}`);
       return;
     }

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { createEdgeWorker, type EdgeSite } from "../edge/edgeRules.js";
 import { createFetchApi } from "./fetchShims.js";
 import { createNjsHandler, type NjsSettings } from "./njsAdapter.js";
@@ -5,174 +7,114 @@ import { installNjsPolyfills, njsPolyfills } from "./njsPolyfills.js";
 import { createZoneIntl, type ZoneOffsets } from "./zoneCalendar.js";
 
 /**
- * Babel's options for njs 0.7 (Debian 12's): every syntax transform (njs parses little past
- * ES5: no destructuring, spread, for-of, optional chaining, classes, `s` flag), but not async
- * functions: njs runs them, and cannot compile Babel's generator runtime.
+ * The global under which nginx gives the module the site's tables (`js_preload_object`,
+ * serverConfig.ts): parsed once when nginx loads its configuration and shared by every request,
+ * whereas the module itself runs afresh for each request (njs 0.7 keeps no state between them),
+ * so a table in it would cost every request a pass over every service.
  */
-const NJS_BABEL_OPTIONS = {
-  sourceType: "module",
-  assumptions: {
-    // njs cannot compile a `return` inside a loop inside try/finally, which iterator closing needs.
-    skipForOfIteratorClosing: true,
-    // njs runs the whole module again for every request (njs 0.7 keeps no state between them):
-    // plain assignments instead of property descriptors and checks keep that run short.
-    setClassMethods: true,
-    setPublicClassFields: true,
-    noClassCalls: true,
-    setSpreadProperties: true,
-    noDocumentAll: true,
-  },
-  comments: false,
-  presets: [
-    [
-      "env",
-      {
-        forceAllTransforms: true,
-        modules: false,
-        exclude: ["transform-async-to-generator", "transform-regenerator"],
-      },
-    ],
-  ],
-};
+export const SITE_TABLES_GLOBAL = "spi_static_tables";
 
-/**
- * `[^]` (any character, how Babel writes the `s` flag's dot) in a regular expression outside a
- * class, as PCRE (njs's regular expressions) spells it: `[\s\S]`.
- */
-export function pcreAnyCharacter(pattern: string): string {
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i] as string;
-    if (char === "\\") {
-      out += pattern.slice(i, i + 2);
-      i++;
-    } else if (!inClass && pattern.startsWith("[^]", i)) {
-      out += "[\\s\\S]";
-      i += 2;
-    } else {
-      if (char === "[") inClass = true;
-      else if (char === "]") inClass = false;
-      out += char;
-    }
-  }
-  return out;
+/** The preloaded JSON file: what grows with services, and the zone's offsets. */
+export interface SiteTables extends Pick<EdgeSite, "serviceIds" | "hosts" | "bearerServices"> {
+  zone: ZoneOffsets;
 }
 
-interface BabelPath {
-  node: object;
-  key: string | number | null;
-  listKey?: string | undefined;
-  parentPath: BabelPath | null;
-  scope: { generateUidIdentifier(name: string): object };
-  isFunction(): boolean;
-  isStatement(): boolean;
-  isLoop(): boolean;
-  isCallExpression(): boolean;
-  isNewExpression(): boolean;
-  isConditionalExpression(): boolean;
-  isLogicalExpression(): boolean;
-  getStatementParent(): BabelPath | null;
-  insertBefore(node: object): void;
-  replaceWith(node: object): void;
-}
-
-interface BabelTypes {
-  variableDeclaration(kind: "var", declarations: object[]): object;
-  variableDeclarator(id: object, init: object): object;
-}
-
-/**
- * njs refuses `await` inside the arguments of a call (`new Uint8Array(await digest)`): such an
- * await moves into a variable just before its statement, where it ran first anyway. Where that
- * would change whether or how often it runs (one side of `?:`, `&&`, `||`, a loop's test) the
- * generator stops with an error rather than write a module that answers differently.
- */
-function hoistAwaitsOutOfArguments({ types: t }: { types: BabelTypes }) {
+/** The tables of `site`, sorted as the rules search them (a site an older build wrote too). */
+export function siteTablesOf(site: EdgeSite, zone: ZoneOffsets): SiteTables {
   return {
-    visitor: {
-      AwaitExpression(path: BabelPath) {
-        let inArguments = false;
-        for (let at = path; at.parentPath && !at.isStatement(); at = at.parentPath) {
-          const parent = at.parentPath;
-          if (parent.isFunction()) return;
-          if ((parent.isCallExpression() || parent.isNewExpression()) && at.listKey === "arguments")
-            inArguments = true;
-          const conditional =
-            (parent.isConditionalExpression() && at.key !== "test") ||
-            (parent.isLogicalExpression() && at.key === "right");
-          if (inArguments && conditional) throw new Error(NJS_AWAIT_PROBLEM);
-        }
-        if (!inArguments) return;
-        const statement = path.getStatementParent();
-        if (statement === null || statement.isLoop()) throw new Error(NJS_AWAIT_PROBLEM);
-        const id = path.scope.generateUidIdentifier("awaited");
-        statement.insertBefore(t.variableDeclaration("var", [t.variableDeclarator(id, path.node)]));
-        path.replaceWith(id);
-      },
-    },
+    serviceIds: [...site.serviceIds].sort(),
+    hosts: [...site.hosts].sort(),
+    bearerServices: site.bearerServices,
+    zone,
   };
 }
 
-const NJS_AWAIT_PROBLEM =
-  "the edge rules await inside a call's arguments where njs cannot run it: in a condition or a loop test";
+/** Where `npm run build` leaves the module lowered for njs, next to this file in dist/. */
+export const LOWERED_MODULE_FILE = "njsModule.lowered.js.txt";
 
-/** A second pass over Babel's output, for what njs's parser refuses in plain ES5 plus async. */
-const NJS_PASS = {
-  sourceType: "module",
-  plugins: [
-    hoistAwaitsOutOfArguments,
-    {
-      visitor: {
-        // The `s` flag is gone by then; its `[^]` is left.
-        RegExpLiteral(path: { node: { pattern: string } }) {
-          path.node.pattern = pcreAnyCharacter(path.node.pattern);
-        },
-      },
-    },
-  ],
-};
+/** Stands in the lowered module for this site's settings, a JSON literal put in at run time. */
+const SETTINGS_PLACEHOLDER = "SPI_STATIC_SETTINGS";
 
 /**
- * The njs module nginx loads: the worker's rule function (`createEdgeWorker`, its source text as
- * out/_worker.js has it) with this site's settings, run on stand-ins for the Web APIs njs lacks
- * (fetchShims.ts, zoneCalendar.ts, njsPolyfills.ts) behind the adapter from njs's request
- * object (njsAdapter.ts). Everything is the running program's own code as source text, made
- * parseable for njs by Babel: one rule source for Cloudflare, the preview and nginx.
+ * The njs module's source, the same for every site: the worker's rule function
+ * (`createEdgeWorker`, its source text as out/_worker.js has it) run on stand-ins for the Web
+ * APIs njs lacks (fetchShims.ts, zoneCalendar.ts, njsPolyfills.ts) behind the adapter from
+ * njs's request object (njsAdapter.ts). Everything is the running program's own code as source
+ * text: one rule source for Cloudflare, the preview and nginx.
  */
-export async function renderNjsModule(
-  site: EdgeSite,
-  zone: ZoneOffsets,
-  settings: NjsSettings,
-): Promise<string> {
-  const source = [
+export function njsModuleSource(): string {
+  return [
     'import fs from "fs";',
     `(${installNjsPolyfills.toString()})((${njsPolyfills.toString()})());`,
+    `const settings = ${SETTINGS_PLACEHOLDER};`,
+    `const tables = ${SITE_TABLES_GLOBAL};`,
     `const fetchApi = (${createFetchApi.toString()})();`,
-    `const zoneIntl = (${createZoneIntl.toString()})(${JSON.stringify(zone)});`,
+    `const zoneIntl = (${createZoneIntl.toString()})(tables.zone);`,
     // The rules see the stand-ins under the global names they use.
     `const createEdgeWorker = (function (Request, Response, Headers, URL, Intl) {
   return ${createEdgeWorker.toString()};
 })(fetchApi.Request, fetchApi.Response, fetchApi.Headers, fetchApi.URL, zoneIntl);`,
     `const handle = (${createNjsHandler.toString()})(
-  createEdgeWorker(${JSON.stringify(site)}),
+  createEdgeWorker({
+    ...settings.site,
+    serviceIds: tables.serviceIds,
+    hosts: tables.hosts,
+    bearerServices: tables.bearerServices,
+  }),
   fetchApi,
-  ${JSON.stringify(settings)},
+  settings.adapter,
   fs,
 );`,
     "export default { handle };",
   ].join("\n\n");
-  return `// Written by \`spi-static nginx\`: do not edit, run it again instead.
-// The SPI 3.1 edge rules of out/_worker.js for nginx's JavaScript module (njs 0.7+).
-${await lowerForNjs(source)}
-`;
 }
 
-/** Module source in today's JavaScript, as njs 0.7 parses and runs it (both Babel passes). */
-export async function lowerForNjs(source: string): Promise<string> {
-  // Loaded on demand: only this command needs Babel.
-  const { transform } = await import("@babel/standalone");
-  const code = transform(transform(source, NJS_BABEL_OPTIONS).code ?? "", NJS_PASS).code;
-  if (!code) throw new Error("Babel returned no code for the njs module");
-  return code;
+/** The first line of the lowered file: the digest of the source it was lowered from. */
+function sourceLine(source: string): string {
+  return `// source sha256 ${createHash("sha256").update(source).digest("hex")}\n`;
+}
+
+/** The lowered file `npm run build` writes (buildLoweredModule.ts): its source's digest, then code. */
+export function loweredModuleFile(source: string, lowered: string): string {
+  return `${sourceLine(source)}${lowered}`;
+}
+
+/**
+ * The module source lowered for njs: from the file the package build wrote when it was lowered
+ * from this very source, else (a checkout run from src/, or tsc without the build's last step)
+ * lowered now with Babel, a development dependency.
+ */
+async function loweredModule(): Promise<string> {
+  const source = njsModuleSource();
+  const built = await readFile(new URL(LOWERED_MODULE_FILE, import.meta.url), "utf8").catch(
+    () => "",
+  );
+  const line = sourceLine(source);
+  if (built.startsWith(line)) return built.slice(line.length);
+  const { lowerForNjs } = await import("./lowerForNjs.js").catch(() => {
+    throw new Error(
+      `this installation lacks ${LOWERED_MODULE_FILE} for its own code: install the package again`,
+    );
+  });
+  return lowerForNjs(source);
+}
+
+/**
+ * The njs module nginx loads, with this site's settings; its tables go into the JSON file nginx
+ * preloads (siteTablesOf).
+ */
+export async function renderNjsModule(site: EdgeSite, adapter: NjsSettings): Promise<string> {
+  const { serviceIds: _s, hosts: _h, bearerServices: _b, ...rest } = site;
+  const settings = JSON.stringify({ site: rest, adapter })
+    // Line and paragraph separators: JSON allows them in strings, older JavaScript parsers not.
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+  const lowered = await loweredModule();
+  const parts = lowered.split(SETTINGS_PLACEHOLDER);
+  if (parts.length !== 2)
+    throw new Error(`the lowered njs module has no single ${SETTINGS_PLACEHOLDER}`);
+  return `// Written by \`spi-static nginx\`: do not edit, run it again instead.
+// The SPI 3.1 edge rules of out/_worker.js for nginx's JavaScript module (njs 0.7+).
+${parts[0]}${settings}${parts[1]}
+`;
 }

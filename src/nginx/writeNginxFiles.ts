@@ -6,8 +6,14 @@ import { createEdgeWorker, type EdgeEnv, type EdgeSite } from "../edge/edgeRules
 import { UsageError } from "../exit/spiStaticError.js";
 import { InputError } from "../load/text/inputProblem.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
-import { renderNjsModule } from "./njsModule.js";
-import { NGINX_FILES, renderApiConfig, renderServerConfig, SEND_FILE } from "./serverConfig.js";
+import { renderNjsModule, siteTablesOf } from "./njsModule.js";
+import {
+  checkServerConfig,
+  NGINX_FILES,
+  renderApiConfig,
+  renderServerConfig,
+  SEND_FILE,
+} from "./serverConfig.js";
 import { zoneOffsets } from "./zoneCalendar.js";
 
 export interface NginxFilesOptions {
@@ -115,10 +121,17 @@ export async function writeNginxFiles(options: NginxFilesOptions): Promise<Nginx
     throw new UsageError(`no ${workerFile}: run spi-static build first`);
   });
   let site = edgeSiteOfWorker(workerSource, workerFile);
-  checkOutside(outDir, resolve(options.dir));
+  const asked = {
+    dir: resolve(options.dir),
+    listen: options.listen,
+    serverName: options.serverName,
+  };
+  checkOutside(outDir, asked.dir);
+  checkServerConfig(asked);
   await mkdir(options.dir, { recursive: true });
-  const dir = await realpath(options.dir);
-  checkOutside(outDir, dir);
+  const config = { ...asked, dir: await realpath(options.dir) };
+  checkOutside(outDir, config.dir);
+  checkServerConfig(config);
 
   const env: Omit<EdgeEnv, "ASSETS"> = {};
   let keysOrigin = `the build's keys (${workerFile})`;
@@ -144,21 +157,21 @@ export async function writeNginxFiles(options: NginxFilesOptions): Promise<Nginx
   }
   if (options.fixedNow !== undefined) env.SPI_FIXED_NOW = options.fixedNow;
 
-  const config = { dir, root: outDir, listen: options.listen, serverName: options.serverName };
   const texts: [string, string][] = [
     [
       NGINX_FILES.module,
-      await renderNjsModule(site, zoneOffsets(site.timeZone), {
+      await renderNjsModule(site, {
         root: outDir,
         env,
         sendFile: SEND_FILE,
       }),
     ],
+    [NGINX_FILES.tables, JSON.stringify(siteTablesOf(site, zoneOffsets(site.timeZone)))],
     [NGINX_FILES.api, renderApiConfig(config)],
     [NGINX_FILES.server, renderServerConfig(config)],
   ];
   const files = texts.map(([name, text]) => {
-    const path = join(dir, name);
+    const path = join(config.dir, name);
     writeFileAtomically(path, text);
     return path;
   });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  AGGREGATOR_EPISODE_EVERY,
   editOneShow,
   SYNTHETIC_HOST,
   syntheticServiceId,
@@ -79,4 +80,28 @@ describe("the benchmark's synthetic dataset, at 2 services", () => {
     );
     expect(today).toContain("https://www.bench.example/s0000/show-0-edited");
   });
+});
+
+describe("the benchmark's aggregator dataset (--aggregator)", () => {
+  let root: string;
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it("builds without problems with one episode in AGGREGATOR_EPISODE_EVERY of the broadcaster's", async () => {
+    root = await mkdtemp(join(tmpdir(), "spi-bench-aggregator-"));
+    const episodes = async (shape: "broadcaster" | "aggregator") => {
+      const dataDir = join(root, shape);
+      await writeSyntheticDataset(dataDir, 1, shape);
+      const week = await readFile(join(dataDir, "episodes", "s0000", "2026-11-22.yaml"), "utf8");
+      return { dataDir, count: week.split("\n  - date:").length - 1 };
+    };
+    const broadcaster = await episodes("broadcaster");
+    const aggregator = await episodes("aggregator");
+    expect(aggregator.count).toBe(Math.ceil(broadcaster.count / AGGREGATOR_EPISODE_EVERY));
+    const summary = await buildSite({
+      dataDir: aggregator.dataDir,
+      outDir: join(root, "out"),
+      now: NOW,
+    });
+    expect(summary.problems).toEqual([]);
+  }, 60_000);
 });

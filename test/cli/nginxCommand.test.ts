@@ -32,6 +32,7 @@ describe("spi-static nginx", () => {
     expect(result.exitCode).toBe(0);
     expect((await readdir(join(root, "plain"))).sort()).toEqual([
       "spi-static-api.conf",
+      "spi-static-site.json",
       "spi-static.conf",
       "spi-static.js",
     ]);

@@ -10,7 +10,6 @@ import { createEdgeWorker, type EdgeEnv } from "../../src/edge/edgeRules.js";
 import { renderNjsModule } from "../../src/nginx/njsModule.js";
 import { NGINX_FILES, SEND_FILE } from "../../src/nginx/serverConfig.js";
 import { writeNginxFiles } from "../../src/nginx/writeNginxFiles.js";
-import { zoneOffsets } from "../../src/nginx/zoneCalendar.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
 import { runInProcess } from "../cli/runInProcess.js";
 import { BUILD_NOW, type BuiltSite, buildTestSite, VALID_KEYS } from "../edge/builtSite.js";
@@ -89,7 +88,7 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
       if (setup === "brokenSecret") {
         // The command refuses such a digests file (nginxCommand.test.ts); the rules' answer to
         // one is still the worker's: the module is made with it as the worker's secret.
-        const module = await renderNjsModule(siteOf(setup).site, zoneOffsets("Europe/Zurich"), {
+        const module = await renderNjsModule(siteOf(setup).site, {
           root: siteOf(setup).outDir,
           env: { SPI_FIXED_NOW: now, API_KEY_SHA256: apiKeySha256 },
           sendFile: SEND_FILE,
@@ -175,6 +174,7 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
       "/spi-static.js",
       "/spi-static.conf",
       "/spi-static-api.conf",
+      "/spi-static-site.json",
       `/${work}/build/spi-static.js`,
       "/_spi-static/refused",
       "/_worker.js",

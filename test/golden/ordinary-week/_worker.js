@@ -46,10 +46,27 @@ function createEdgeWorker(site) {
      * DRM and AMSS (sid) bearers, ETSI TS 103 270.
      */
     const BEARER_SHAPE = /^(dab(\/[^/]+){4}|fm(\/[^/]+){3}|hd(\/[^/]+){2}|(drm|amss)\/[^/]+)$/;
-    const bearerServices = new Map(Object.entries(site.bearerServices));
-    const services = new Set(site.serviceIds);
-    /** The FQDNs PI is published under; a path under any other is no document of ours. */
-    const hosts = new Set(site.hosts);
+    /**
+     * The site's tables are searched where they are, never copied into a Map or Set first: njs
+     * (nginx) runs these rules afresh for every request, where building one would cost each
+     * request a pass over every service.
+     */
+    function listed(sorted, value) {
+        let low = 0;
+        let high = sorted.length;
+        while (low < high) {
+            const middle = (low + high) >>> 1;
+            if (sorted[middle] < value)
+                low = middle + 1;
+            else
+                high = middle;
+        }
+        return sorted[low] === value;
+    }
+    function bearerService(identifier) {
+        const table = site.bearerServices;
+        return Object.hasOwn(table, identifier) ? table[identifier] : undefined;
+    }
     const localDate = new Intl.DateTimeFormat("en-US-u-ca-gregory-nu-latn", {
         timeZone: site.timeZone,
         year: "numeric",
@@ -75,7 +92,10 @@ function createEdgeWorker(site) {
         const date = rest.slice(split + piBetween.length);
         // `<fqdn>/<serviceIdentifier>`, both parts present, under an FQDN of ours.
         const parts = service.split("/");
-        if (split < 1 || parts.length !== 2 || parts[1] === "" || !hosts.has(parts[0])) {
+        if (split < 1 ||
+            parts.length !== 2 ||
+            parts[1] === "" ||
+            !listed(site.hosts, parts[0])) {
             return { kind: "none" };
         }
         return { kind: "pi", service, date };
@@ -94,7 +114,7 @@ function createEdgeWorker(site) {
         if (split < 1 || !BEARER_SHAPE.test(identifier))
             return { kind: "none" };
         const date = rest.slice(split + bearerBetween.length);
-        return { kind: "pi", service: bearerServices.get(identifier), date };
+        return { kind: "pi", service: bearerService(identifier), date };
     }
     /** TS 102 818 §10.5: `Authorization: ClientIdentifier <key>`; other schemes carry no SPI key. */
     function credential(request) {
@@ -316,7 +336,7 @@ function createEdgeWorker(site) {
         if (Math.abs(day - todayInProviderZone(clock(env))) > site.windowDays) {
             return failure(request, 404, "not-found", `Only dates within ${site.windowDays} days of today are served.`, shared);
         }
-        if (target.service === undefined || !services.has(target.service)) {
+        if (target.service === undefined || !listed(site.serviceIds, target.service)) {
             return failure(request, 404, "not-found", "No such service.", shared);
         }
         const path = site.piPathTemplate

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lowerForNjs, pcreAnyCharacter } from "../../src/nginx/njsModule.js";
+import { lowerForNjs, pcreAnyCharacter } from "../../src/nginx/lowerForNjs.js";
 
 describe("making today's JavaScript parseable for njs 0.7", () => {
   it("moves an await out of call arguments to just before its statement, in order", async () => {
