@@ -251,7 +251,7 @@ function createEdgeWorker(site) {
      */
     async function serveAsset(request, env, path, cacheControl, shared = KEYED, contentType) {
         // The asset path is built from constants and validated parts, never from the request path.
-        const asset = await env.ASSETS.fetch(new Request(new URL(`/${path}`, request.url)));
+        const asset = await documentStore(env).fetch(new Request(new URL(`/${path}`, request.url)));
         if (asset.status >= 500) {
             await asset.body?.cancel();
             throw new Error(`ASSETS answered ${asset.status}`);
@@ -276,6 +276,29 @@ function createEdgeWorker(site) {
         const body = await asset.arrayBuffer();
         headers["Content-Length"] = String(body.byteLength);
         return respond(request, 200, body, headers);
+    }
+    /**
+     * Where documents are read: the DOCUMENTS bucket when one is bound, answering as the ASSETS
+     * binding does (200 with ETag and Last-Modified, 404 for no object), so that every check
+     * above is the same code for both. Its object keys are the asset paths.
+     */
+    function documentStore(env) {
+        const bucket = env.DOCUMENTS;
+        if (bucket === undefined || bucket === null) {
+            if (env.ASSETS === undefined)
+                throw new Error("neither ASSETS nor DOCUMENTS is bound");
+            return env.ASSETS;
+        }
+        return {
+            async fetch(request) {
+                const object = await bucket.get(decodeURIComponent(new URL(request.url).pathname.slice(1)));
+                if (object === null)
+                    return new Response(null, { status: 404 });
+                return new Response(object.body, {
+                    headers: { ETag: object.httpEtag, "Last-Modified": object.uploaded.toUTCString() },
+                });
+            },
+        };
     }
     async function handle(request, env) {
         const url = new URL(request.url);
