@@ -101,6 +101,7 @@ const LOAD_FACE: Record<string, "everyone" | readonly string[]> = {
   "schema/": ["import", "cli"], // import writes data files in the input's shape; cli writes its JSON Schema
   "logos/logoSourceImage.ts": ["logos", "import"], // sharp: the logo stage makes logos, import checks downloads
   "text/decodeUtf8.ts": ["import"], // feeds are decoded as data files are
+  "text/linePositions.ts": ["import"], // and their values located as data files' are
 };
 
 function loadRoomOf(path: string): string {
