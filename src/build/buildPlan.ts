@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { programmeInformationInputs } from "../render/documentInputs.js";
 import { ROLL_MAX_DAYS, rolledWindow } from "../schedule/rollCheck.js";
-import type { LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
+import type { LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
 import { programmeInformationPath } from "../site/siteContract.js";
 import { dateRange, daysBetween, type PlainDate } from "../time/plainDate.js";
 import { STATE_PATH } from "./buildState.js";

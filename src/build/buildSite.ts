@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "../edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "../edge/edgeFiles.js";
-import { publishedFqdns } from "../load/formats/radiodnsHost.js";
 import type { Broadcaster, Service } from "../load/model/broadcaster.js";
+import { publishedFqdns } from "../load/model/broadcaster.js";
 import { InputError, type InputProblem } from "../load/text/inputProblem.js";
 import type { DataReport } from "../loadAndSchedule.js";
 import { planLogoDocuments } from "../logos/logoDocuments.js";
@@ -24,12 +24,11 @@ import { renderSite } from "../render/renderSite.js";
 import { spanDependence } from "../schedule/rollCheck.js";
 import {
   checkServices,
-  type LayoutSpan,
   publishedDays,
   type ScheduledBroadcaster,
   type ScheduleReport,
-  type ServiceCheck,
 } from "../schedule/scheduleBroadcaster.js";
+import type { LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
 import {
   fqdnOfKey,
   KEYED_SI_PATH,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import type { Provider, Service } from "../load/model/broadcaster.js";
-import type { LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
+import type { LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
 import type { RecordedCheck } from "./buildPlan.js";
 import type { BuildState } from "./buildState.js";
 

@@ -7,7 +7,8 @@ import { ProgrammeFragments } from "../render/renderProgrammeInformation.js";
 import { renderServiceDay } from "../render/renderSite.js";
 import { expandSchedule } from "../schedule/expandSchedule.js";
 import { spanDependence } from "../schedule/rollCheck.js";
-import type { CheckedService, LayoutSpan } from "../schedule/scheduleBroadcaster.js";
+import type { CheckedService } from "../schedule/scheduleBroadcaster.js";
+import type { LayoutSpan } from "../schedule/serviceCheck.js";
 import { addDays, daysBetween, type PlainDate } from "../time/plainDate.js";
 
 /**

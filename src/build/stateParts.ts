@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ServiceRoutes } from "../edge/edgeFiles.js";
 import type { InputProblem } from "../load/text/inputProblem.js";
-import type { DayByDayCheck } from "../schedule/rollCheck.js";
-import type { LayoutSpan, ServiceCheck } from "../schedule/scheduleBroadcaster.js";
+import type { DayByDayCheck, LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
 import type { RecordedCheck } from "./buildPlan.js";
 import { isSitePath } from "./ownershipManifest.js";
 

@@ -1,6 +1,6 @@
 import { lookupNamesOf, parseBroadcastBearer } from "../load/formats/radiodnsBearer.js";
-import { authoritativeFqdns } from "../load/formats/radiodnsHost.js";
 import type { Broadcaster } from "../load/model/broadcaster.js";
+import { authoritativeFqdns } from "../load/model/broadcaster.js";
 
 /**
  * What the broadcaster must publish in DNS so radios find the site (TS 102 818 §10.2.2,

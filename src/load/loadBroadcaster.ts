@@ -1,42 +1,23 @@
-import { createHash } from "node:crypto";
 import { basename, join, relative } from "node:path";
-import { radiodnsKey } from "../site/siteContract.js";
-import { checkBearers } from "./checks/checkBearers.js";
 import { checkMediumName } from "./checks/checkMediumName.js";
-import { checkServiceGenres } from "./checks/checkServiceGenres.js";
-import { checkServiceNamesInLanguage, checkTranslations } from "./checks/checkTranslations.js";
-import { type DataFolder, openDataFolder, type UnreadableFile } from "./files/dataFolder.js";
-import { type InputReader, type InputReaderOptions, openInputReader } from "./files/inputReader.js";
-import { timeZoneProblem } from "./formats/ianaTimeZone.js";
-import { SERVICE_ID_PATTERN } from "./formats/spiFormat.js";
-import { type EpisodeList, loadSchedule } from "./loadSchedule.js";
-import { loadLogos } from "./logos/loadLogos.js";
-import { madeLogoInputs } from "./logos/logosFromSource.js";
-import { withProviderLogos, withServiceLogos } from "./logos/modelLogos.js";
-import type {
-  Broadcaster,
-  Geolocation,
-  Provider,
-  RadiodnsId,
-  Schedule,
-  Service,
-  ServiceGroup,
-} from "./model/broadcaster.js";
-import { defaultShortIdSlot, ShortIdSlots, withSettledSlots } from "./model/shortIdSlot.js";
-import type {
-  GeolocationInput,
-  InputKind,
-  ProviderInput,
-  ServiceGroupInput,
-  ServiceInput,
-} from "./schema/inputSchema.js";
-import { didYouMean } from "./text/closestName.js";
+import { checkTranslations } from "./checks/checkTranslations.js";
 import {
-  boundProblem,
-  formatSourceRef,
-  type InputProblem,
-  type SourceRef,
-} from "./text/inputProblem.js";
+  atFileStart,
+  type DataFiles,
+  dataFilesIn,
+  listYaml,
+  readDataFile,
+} from "./files/dataFiles.js";
+import { openDataFolder } from "./files/dataFolder.js";
+import { type InputReaderOptions, openInputReader } from "./files/inputReader.js";
+import { timeZoneProblem } from "./formats/ianaTimeZone.js";
+import { loadService, ServiceClaims, toGeolocation } from "./loadService.js";
+import { loadLogos } from "./logos/loadLogos.js";
+import { withProviderLogos } from "./logos/modelLogos.js";
+import type { Broadcaster, Provider, Service, ServiceGroup } from "./model/broadcaster.js";
+import { withSettledSlots } from "./model/shortIdSlot.js";
+import type { ProviderInput, ServiceGroupInput } from "./schema/inputSchema.js";
+import { boundProblem, type InputProblem } from "./text/inputProblem.js";
 import type { YamlFile } from "./text/readYamlFile.js";
 
 /** What the load stage found in a data folder: the usable part and every problem. */
@@ -63,181 +44,52 @@ export async function loadBroadcaster(
   const inputs = openInputReader(folder, display, options);
   try {
     await inputs.prefetch(await dataFilesIn(folder, dataDir));
-    return await loadFrom(dataDir, folder, inputs, display);
+    return await loadFrom({ dataDir, folder, inputs, display });
   } finally {
     await inputs.close();
   }
 }
 
-async function loadFrom(
-  dataDir: string,
-  folder: DataFolder,
-  inputs: InputReader,
-  display: (path: string) => string,
-): Promise<LoadReport> {
+async function loadFrom(files: DataFiles): Promise<LoadReport> {
+  const { dataDir, display } = files;
   const problems: InputProblem[] = [];
-  /** A data file's validated value, its problems put `into` the list they belong to. */
-  const read = async <K extends InputKind>(kind: K, path: string, into: InputProblem[]) => {
-    const result = await inputs.read(kind, path);
-    if ("unreadable" in result) {
-      into.push(unreadableProblem(display(path), result.unreadable));
-      return { file: undefined, input: undefined, digest: undefined };
-    }
-    for (const problem of result.problems) into.push(problem);
-    return result;
-  };
-
-  // A service's episode files: each read and checked on its own, the valid ones kept to be read
-  // again whenever the service is laid out (Schedule.episodes).
-  const readEpisodeFiles = async (dir: string, into: InputProblem[]) => {
-    const listing = await listYaml(folder, dir, display, into);
-    const files: { list: EpisodeList; digest: string }[] = [];
-    for (const path of listing?.files ?? []) {
-      const read = await inputs.readLater("episodes", path);
-      if ("unreadable" in read) {
-        into.push(unreadableProblem(display(path), read.unreadable));
-        continue;
-      }
-      for (const problem of read.problems) into.push(problem);
-      if (read.input)
-        files.push({ list: { file: read.file, input: read.input }, digest: read.digest });
-    }
-    return files;
-  };
-
-  const {
-    file: providerFile,
-    input: providerInput,
-    digest: providerDigest,
-  } = await read("provider", join(dataDir, "provider.yaml"), problems);
+  const providerRead = await readDataFile(
+    files,
+    "provider",
+    join(dataDir, "provider.yaml"),
+    problems,
+  );
+  const { file: providerFile, input: providerInput, digest: providerDigest } = providerRead;
   // Logos made from source images (issue 27): checked here (modelLogos.ts), made by src/logos.
-  const logoData = { dataDir, folder, display };
   const provider =
     providerFile && providerInput && providerDigest !== undefined
       ? await withProviderLogos(
           toProvider(providerInput, providerFile, providerDigest, problems),
           providerInput,
           providerFile,
-          logoData,
+          files,
           problems,
         )
       : undefined;
   const providerIsValid = !problems.some((p) => p.severity === "error");
 
   const servicesDir = join(dataDir, "services");
-  const serviceListing = await listYaml(folder, servicesDir, display, problems);
+  const serviceListing = await listYaml(files, servicesDir, problems);
   const serviceFiles = serviceListing?.files;
   if (serviceListing && serviceListing.files.length === 0 && serviceListing.misnamed.length === 0) {
     problems.push(atFileStart(display(servicesDir), "has no service files (<id>.yaml)"));
   }
-
   const services: Service[] = [];
   const brokenServices: string[] = [...(serviceListing?.misnamed ?? [])];
-  const idsInUse = new Map<string, string>();
-  // The schedule names a service file stands for, even one too broken to give its id.
-  const claimed = new Set<string>();
-  // CRIDs written in the YAML, with the special first giving each: a client would merge two
-  // programmes sharing one.
-  const givenCrids = new Map<string, SourceRef>();
-  // Each DAB/FM bearer with the service file that claimed it first: a radio tuned to it must
-  // find one service, so the edge rules can map its PI path to one.
-  const bearersInUse = new Map<string, () => SourceRef>();
-  const idsInRadiodns = new Map<string, string>();
-  // The service groups some service joins, broken services included: the rest have no members.
-  const groupsInUse = new Set<string>();
-  // The GCCs of the FM bearers that take the provider's fmCountry, with a service of each.
-  const defaultCountryGccs = new Map<string, string>();
-  // Services with unique shortIds share the provider's range (TS 102 818 §5.2.2), a slot each.
-  const shortIdSlots = new ShortIdSlots();
+  const claims = new ServiceClaims();
   for (const path of serviceFiles ?? []) {
-    const own: InputProblem[] = [];
-    const { file, input, digest } = await read("service", path, own);
-    // A service file with errors still names its schedule, which is checked all the same.
-    for (const group of input?.groups ?? []) groupsInUse.add(group);
-    // The raw value only when the file has errors: from the input cache it would be parsed.
-    const rawId = input ? undefined : (file?.value as { id?: unknown } | undefined)?.id;
-    const id = input?.id ?? (typeof rawId === "string" ? rawId : undefined);
-    claimed.add(basename(path).replace(/\.yaml$/, ""));
-    if (id !== undefined) claimed.add(id);
-
-    const earlier = id === undefined ? undefined : idsInUse.get(id);
-    if (file && input && earlier) {
-      own.push(file.error(["id"], `service id "${input.id}" is also used in ${earlier}`));
-    }
-    let service: Service | undefined;
-    if (id !== undefined && !earlier && SERVICE_ID_PATTERN.test(id)) {
-      if (file) idsInUse.set(id, file.file);
-      const fields =
-        file &&
-        input &&
-        (await withServiceLogos(
-          toServiceFields(input, provider, file, own),
-          input,
-          provider,
-          file,
-          logoData,
-          own,
-        ));
-      if (file && input) own.push(...checkBearers(input, file, bearersInUse));
-      if (input && input.fmCountry === undefined) {
-        for (const { id: bearer } of input.bearers?.fm ?? []) {
-          const gcc = bearer.slice(3, 6);
-          if (!defaultCountryGccs.has(gcc)) defaultCountryGccs.set(gcc, input.id);
-        }
-      }
-      if (file && input && fields?.shortIds === "unique") {
-        const at = file.locateKey(input.shortIdSlot === undefined ? ["id"] : ["shortIdSlot"]);
-        const taken = shortIdSlots.take(input, fields.radiodns.fqdn, file.file, at);
-        if (taken) own.push(taken);
-      }
-      if (file && fields) own.push(...claimRadiodnsId(fields.radiodns, input, file, idsInRadiodns));
-      const schedulePath = join(dataDir, "schedules", `${id}.yaml`);
-      const scheduleRead = await inputs.read("schedule", schedulePath);
-      const scheduleFile = "file" in scheduleRead ? scheduleRead.file : undefined;
-      if ("unreadable" in scheduleRead) {
-        const { unreadable } = scheduleRead;
-        // A missing schedule is the service's mistake; any other reason is the schedule file's.
-        if (!unreadable.missing) own.push(unreadableProblem(display(schedulePath), unreadable));
-        else if (file && input) {
-          own.push(file.error(["id"], `has no schedule: schedules/${id}.yaml is missing`));
-        }
-      } else {
-        for (const problem of scheduleRead.problems) own.push(problem);
-      }
-      const scheduleInput = "input" in scheduleRead ? scheduleRead.input : undefined;
-      const episodeFiles = await readEpisodeFiles(join(dataDir, "episodes", id), own);
-      const schedule =
-        scheduleFile &&
-        scheduleInput &&
-        loadSchedule(
-          scheduleInput,
-          scheduleFile,
-          own,
-          episodeFiles.map(({ list }) => list),
-          fields?.language,
-        );
-      if (schedule) own.push(...repeatedCrids(schedule, givenCrids));
-      if (fields && schedule && digest && "digest" in scheduleRead) {
-        const sources = [
-          digest,
-          scheduleRead.digest,
-          ...episodeFiles.map((e) => e.digest),
-          ...madeLogoInputs(fields.logos),
-        ];
-        service = { ...fields, sources: digestOf(sources), schedule };
-      }
-      if (schedule && (!service || own.some((p) => p.severity === "error"))) {
-        // Left out, so never laid out: its episodes are checked here all the same.
-        schedule.episodes.load(own);
-      }
-    }
+    const loaded = await loadService(files, path, provider, claims);
     // Not push(...own): a file of 100k shows has more warnings than a call takes arguments.
-    for (const problem of own) problems.push(problem);
-    if (service && !own.some((p) => p.severity === "error")) services.push(service);
-    else brokenServices.push(id ?? display(path));
+    for (const problem of loaded.problems) problems.push(problem);
+    if (loaded.service) services.push(loaded.service);
+    else brokenServices.push(loaded.id ?? display(path));
   }
-
-  const settled = shortIdSlots.settle();
+  const settled = claims.shortIdSlots.settle();
   for (const { service, problem } of settled.problems) {
     problems.push(problem);
     if (problem.severity !== "error") continue;
@@ -248,54 +100,12 @@ async function loadFrom(
     brokenServices.push(service);
   }
   const slotted = withSettledSlots(services, settled.slots);
-
-  const fmCountry = provider?.discovery.fmCountry;
-  if (fmCountry !== undefined && providerFile && defaultCountryGccs.size > 1) {
-    // One country, one GCC (its country id and ECC): two GCCs are most likely two countries.
-    const gccs = [...defaultCountryGccs].map(([gcc, service]) => `${gcc} (${service})`);
-    problems.push({
-      ...providerFile.locate(["discovery", "fmCountry"]),
-      severity: "warning",
-      message: `applies to FM bearers of ${gccs.length} GCCs, ${gccs.join(", ")}: if they are in different countries, give those services their own fmCountry, or a radio there looks them up under ${fmCountry}`,
-    });
+  if (provider && providerFile) {
+    problems.push(...fmCountryWarnings(provider, providerFile, claims));
+    // Without the list of services, no group can be said to have no member.
+    if (serviceFiles) problems.push(...emptyGroupWarnings(provider, providerFile, claims));
   }
-
-  for (const group of serviceFiles ? (provider?.serviceGroups ?? []) : []) {
-    if (groupsInUse.has(group.id) || !providerFile) continue;
-    problems.push({
-      ...providerFile.locateKey(["serviceGroups", group.id]),
-      severity: "warning",
-      message:
-        "has no member: no service names it in groups, and receivers do not show an empty group (TS 102 818 §6.9)",
-    });
-  }
-
-  const scheduleListing = await listYaml(folder, join(dataDir, "schedules"), display, problems);
-  for (const path of scheduleListing?.files ?? []) {
-    const id = basename(path).replace(/\.yaml$/, "");
-    // Without the list of services, no schedule can be said to belong to none.
-    if (serviceFiles && !claimed.has(id)) {
-      problems.push({
-        ...atFileStart(display(path), `belongs to no service (no services/*.yaml has id "${id}")`),
-        severity: "warning",
-      });
-    }
-  }
-
-  const episodeFolders = await folder.list(join(dataDir, "episodes"));
-  for (const name of "names" in episodeFolders ? episodeFolders.names : []) {
-    if (serviceFiles && !claimed.has(name)) {
-      problems.push({
-        ...atFileStart(
-          display(join(dataDir, "episodes", name)),
-          name.endsWith(".yaml")
-            ? "is not in a service's folder: episode files go in episodes/<service id>/"
-            : `belongs to no service (no services/*.yaml has id "${name}")`,
-        ),
-        severity: "warning",
-      });
-    }
-  }
+  problems.push(...(await strayFileWarnings(files, serviceFiles && claims)));
 
   slotted.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -306,106 +116,68 @@ async function loadFrom(
   };
 }
 
-/**
- * Every data file a load may read, for reading ahead: provider.yaml, services/*.yaml,
- * schedules/*.yaml and episodes/<id>/*.yaml. Only listed here; what is wrong with a folder or a
- * name is reported where the load reads it.
- */
-async function dataFilesIn(
-  folder: DataFolder,
-  dataDir: string,
-): Promise<{ kind: InputKind; path: string }[]> {
-  const yamlIn = async (dir: string) => {
-    const listing = await folder.list(dir);
-    const names = "names" in listing ? listing.names : [];
-    return names.filter((name) => name.endsWith(".yaml")).map((name) => join(dir, name));
-  };
-  const episodesDir = join(dataDir, "episodes");
-  const episodeFolders = await folder.list(episodesDir);
-  const episodeFiles = await Promise.all(
-    ("names" in episodeFolders ? episodeFolders.names : []).map((name) =>
-      yamlIn(join(episodesDir, name)),
-    ),
-  );
+/** One country, one GCC (its country id and ECC): two GCCs are most likely two countries. */
+function fmCountryWarnings(
+  provider: Provider,
+  file: YamlFile,
+  { defaultCountryGccs }: ServiceClaims,
+): InputProblem[] {
+  const fmCountry = provider.discovery.fmCountry;
+  if (fmCountry === undefined || defaultCountryGccs.size <= 1) return [];
+  const gccs = [...defaultCountryGccs].map(([gcc, service]) => `${gcc} (${service})`);
   return [
-    { kind: "provider" as const, path: join(dataDir, "provider.yaml") },
-    ...(await yamlIn(join(dataDir, "services"))).map((path) => ({
-      kind: "service" as const,
-      path,
-    })),
-    ...(await yamlIn(join(dataDir, "schedules"))).map((path) => ({
-      kind: "schedule" as const,
-      path,
-    })),
-    ...episodeFiles.flat().map((path) => ({ kind: "episodes" as const, path })),
+    {
+      ...file.locate(["discovery", "fmCountry"]),
+      severity: "warning",
+      message: `applies to FM bearers of ${gccs.length} GCCs, ${gccs.join(", ")}: if they are in different countries, give those services their own fmCountry, or a radio there looks them up under ${fmCountry}`,
+    },
   ];
 }
 
-/** One digest for the digests of a service's files, in the order they were read. */
-function digestOf(digests: readonly string[]): string {
-  return createHash("sha256").update(digests.join("\0")).digest("hex");
-}
-
-/** `given` holds the special that first gave each CRID; its `.crid` field is made for a message. */
-function repeatedCrids(schedule: Schedule, given: Map<string, SourceRef>): InputProblem[] {
-  const problems: InputProblem[] = [];
-  const atCrid = (special: SourceRef) => ({ ...special, field: `${special.field}.crid` });
-  for (const day of schedule.dates.values()) {
-    for (const { crid, origin } of day.specials) {
-      if (crid === undefined) continue;
-      const earlier = given.get(crid);
-      if (earlier) {
-        problems.push({
-          ...atCrid(origin),
-          severity: "error",
-          message: `${crid} is also given at ${formatSourceRef(atCrid(earlier))}`,
-        });
-      } else {
-        given.set(crid, origin);
-      }
-    }
-  }
-  return problems;
-}
-
-function unreadableProblem(file: string, { line, column, message }: UnreadableFile): InputProblem {
-  return { file, line, column, field: "", severity: "error", message };
-}
-
-function atFileStart(file: string, message: string): InputProblem {
-  return { file, line: 1, column: 1, field: "", severity: "error", message };
+function emptyGroupWarnings(
+  provider: Provider,
+  file: YamlFile,
+  claims: ServiceClaims,
+): InputProblem[] {
+  return provider.serviceGroups
+    .filter((group) => !claims.groups.has(group.id))
+    .map((group) => ({
+      ...file.locateKey(["serviceGroups", group.id]),
+      severity: "warning",
+      message:
+        "has no member: no service names it in groups, and receivers do not show an empty group (TS 102 818 §6.9)",
+    }));
 }
 
 /**
- * The `.yaml` files of a folder, and its `.yml` files (shown as `display` does), each reported
- * as an error rather than ignored: every file spi-static reads is named `.yaml` (provider.yaml,
- * schedules/<id>.yaml), so one spelling holds everywhere. Undefined, with a problem, when the
- * folder cannot be listed; a folder that does not exist has no files.
+ * Schedules and episode folders that no service file stands for, and misnamed schedules.
+ * Without the list of services (no `claims`), no file can be said to belong to none.
  */
-async function listYaml(
-  folder: DataFolder,
-  dir: string,
-  display: (path: string) => string,
-  problems: InputProblem[],
-): Promise<{ files: string[]; misnamed: string[] } | undefined> {
-  const listing = await folder.list(dir);
-  if ("reason" in listing) {
-    problems.push(atFileStart(display(dir), listing.reason));
-    return undefined;
+async function strayFileWarnings(
+  files: DataFiles,
+  claims: ServiceClaims | undefined,
+): Promise<InputProblem[]> {
+  const { dataDir, display } = files;
+  const problems: InputProblem[] = [];
+  const stray = (path: string, message: string) =>
+    problems.push({ ...atFileStart(display(path), message), severity: "warning" });
+  const scheduleListing = await listYaml(files, join(dataDir, "schedules"), problems);
+  for (const path of scheduleListing?.files ?? []) {
+    const id = basename(path).replace(/\.yaml$/, "");
+    if (claims && !claims.names.has(id))
+      stray(path, `belongs to no service (no services/*.yaml has id "${id}")`);
   }
-  const names = "names" in listing ? listing.names : [];
-  const misnamed = names.filter((name) => name.endsWith(".yml")).map((n) => display(join(dir, n)));
-  for (const path of misnamed) {
-    const renamed = basename(path).replace(/\.yml$/, ".yaml");
-    problems.push(
-      atFileStart(
-        path,
-        `is a .yml file: rename it to ${renamed} (spi-static reads only .yaml files)`,
-      ),
+  const episodeFolders = await files.folder.list(join(dataDir, "episodes"));
+  for (const name of "names" in episodeFolders ? episodeFolders.names : []) {
+    if (!claims || claims.names.has(name)) continue;
+    stray(
+      join(dataDir, "episodes", name),
+      name.endsWith(".yaml")
+        ? "is not in a service's folder: episode files go in episodes/<service id>/"
+        : `belongs to no service (no services/*.yaml has id "${name}")`,
     );
   }
-  const files = names.filter((name) => name.endsWith(".yaml")).map((name) => join(dir, name));
-  return { files, misnamed };
+  return problems;
 }
 
 function toProvider(
@@ -449,88 +221,6 @@ function toProvider(
   };
 }
 
-/**
- * Two services with one (fqdn, serviceIdentifier) would share their PI URLs: the later file is
- * refused, at its radiodns field or, when the pair is all defaults, at its id.
- */
-function claimRadiodnsId(
-  radiodns: RadiodnsId,
-  input: ServiceInput | undefined,
-  file: YamlFile,
-  inUse: Map<string, string>,
-): InputProblem[] {
-  const key = radiodnsKey(radiodns);
-  const earlier = inUse.get(key);
-  if (earlier === undefined) {
-    inUse.set(key, file.file);
-    return [];
-  }
-  const at = input?.radiodns?.serviceIdentifier
-    ? ["radiodns", "serviceIdentifier"]
-    : input?.radiodns?.fqdn
-      ? ["radiodns", "fqdn"]
-      : ["id"];
-  return [
-    file.error(
-      at,
-      `serviceIdentifier "${radiodns.serviceIdentifier}" under ${radiodns.fqdn} is also used in ${earlier}: their PI URLs would be the same`,
-    ),
-  ];
-}
-
-/** A service's own file → the service without its schedule; defaults come from the provider. */
-function toServiceFields(
-  input: ServiceInput,
-  provider: Provider | undefined,
-  file: YamlFile,
-  problems: InputProblem[],
-): Omit<Service, "schedule" | "sources"> {
-  const zone = input.timeZone && timeZoneProblem(input.timeZone);
-  if (zone) problems.push(file.error(["timeZone"], zone));
-  checkMediumName(input.name, file, ["name"], problems);
-  checkServiceGenres(input.genres, file, problems);
-  const language = input.language ?? provider?.language ?? "";
-  checkTranslations(input, language, "the service", file, [], problems);
-  if (provider) checkServiceNamesInLanguage(input, provider.language, file, problems);
-  if (provider) checkGroupMembership(input.groups ?? [], provider.serviceGroups, file, problems);
-  return {
-    id: input.id,
-    radiodns: {
-      fqdn: input.radiodns?.fqdn ?? provider?.radiodnsHost ?? "",
-      serviceIdentifier: input.radiodns?.serviceIdentifier ?? input.id,
-    },
-    name: input.name,
-    description: input.description,
-    language,
-    timeZone: input.timeZone ?? provider?.timeZone ?? "",
-    shortIds: input.shortIds ?? provider?.shortIds ?? "zero",
-    shortIdSlot: input.shortIdSlot ?? defaultShortIdSlot(input.id),
-    programmeEvents: input.programmeEvents ?? provider?.programmeEvents ?? true,
-    fmCountry: input.fmCountry ?? provider?.discovery.fmCountry,
-    logos: loadLogos(input.logos, file, problems, { fromSource: input.logo !== undefined }),
-    genres: input.genres ?? [],
-    keywords: input.keywords ?? [],
-    links: input.links ?? [],
-    translations: input.translations ?? {},
-    geolocation: toGeolocation(input.geolocation),
-    groups: input.groups ?? [],
-    bearers: [
-      ...(input.bearers?.dab ?? []).map((b) => ({ ...b, cost: b.cost ?? 20 })),
-      ...(input.bearers?.fm ?? []).map((b) => ({ ...b, cost: b.cost ?? 50 })),
-      ...(input.bearers?.hd ?? []),
-      ...(input.bearers?.drm ?? []),
-      ...(input.bearers?.amss ?? []),
-    ],
-    streams: (input.streams ?? []).map((s) => ({
-      id: s.url,
-      cost: s.cost ?? 100,
-      mimeValue: s.mimeValue,
-      bitrate: s.bitrate,
-      offset: s.offset,
-    })),
-  };
-}
-
 function toServiceGroup(
   id: string,
   input: ServiceGroupInput,
@@ -555,36 +245,5 @@ function toServiceGroup(
     links: input.links ?? [],
     translations: input.translations ?? {},
     geolocation: toGeolocation(input.geolocation),
-  };
-}
-
-/** Each group a service names must be one of the provider's, and named once. */
-function checkGroupMembership(
-  groups: readonly string[],
-  serviceGroups: readonly ServiceGroup[],
-  file: YamlFile,
-  problems: InputProblem[],
-) {
-  const known = serviceGroups.map((group) => group.id);
-  groups.forEach((id, i) => {
-    if (!known.includes(id)) {
-      const hint =
-        didYouMean(id, known) || (known.length === 0 ? "; provider.yaml defines none" : "");
-      problems.push(
-        file.error(["groups", i], `"${id}" is not one of the provider's serviceGroups${hint}`),
-      );
-    } else if (groups.indexOf(id) < i) {
-      problems.push(file.error(["groups", i], `"${id}" is named twice`));
-    }
-  });
-}
-
-function toGeolocation(input: GeolocationInput | undefined): Geolocation | undefined {
-  if (!input) return undefined;
-  const countries = typeof input.country === "string" ? [input.country] : (input.country ?? []);
-  return {
-    countries: countries.map((code) => code.toUpperCase()),
-    point: input.point,
-    polygon: input.polygon,
   };
 }

@@ -1,6 +1,6 @@
-import { LOGO_SIZES } from "../load/logos/logoSizes.js";
+import { LOGO_SIZES } from "../load/formats/logoSizes.js";
 import type { ImageLibrary } from "../load/logos/logoSourceImage.js";
-import type { LogoRecipe } from "../load/logos/logosFromSource.js";
+import type { LogoRecipe } from "../load/model/broadcaster.js";
 
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 

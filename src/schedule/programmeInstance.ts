@@ -1,7 +1,12 @@
-import type { Episode, Show } from "../load/model/broadcaster.js";
+import type { Episode, ProgrammeEvent, Show } from "../load/model/broadcaster.js";
 import type { SourceRef } from "../load/text/inputProblem.js";
 import type { PlainDate } from "../time/plainDate.js";
-import type { EventOccurrence } from "./programmeParts.js";
+
+/** One occurrence of a programme event in one airing, minutes after the programme's start. */
+export interface EventOccurrence {
+  event: ProgrammeEvent;
+  offset: number;
+}
 
 /** One airing of a show on one service: what a PI document lists as a programme. */
 export interface ProgrammeInstance {

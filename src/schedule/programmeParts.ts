@@ -1,16 +1,10 @@
 import type { OnDemand, ProgrammeEvent } from "../load/model/broadcaster.js";
 import { formatSourceRef, type InputProblem, type SourceRef } from "../load/text/inputProblem.js";
 import { formatTimeOfDay, localMinutesOf } from "../time/wallClock.js";
-import type { ProgrammeInstance } from "./programmeInstance.js";
+import type { EventOccurrence, ProgrammeInstance } from "./programmeInstance.js";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-
-/** One occurrence of a programme event in one airing, minutes after the programme's start. */
-export interface EventOccurrence {
-  event: ProgrammeEvent;
-  offset: number;
-}
 
 const NO_EVENTS: readonly EventOccurrence[] = [];
 

@@ -1,4 +1,4 @@
-import type { EpisodeListDates, Service, Slot } from "../load/model/broadcaster.js";
+import type { Service, Slot } from "../load/model/broadcaster.js";
 import { formatSourceRef, type InputProblem } from "../load/text/inputProblem.js";
 import { addDays, dateRange, daysBetween, type PlainDate, weekdayOf } from "../time/plainDate.js";
 import { localDateOf, resolveWallTime } from "../time/wallClock.js";
@@ -12,26 +12,7 @@ import {
   type GivenCrid,
   type LayoutSpan,
   type ServiceCheck,
-} from "./scheduleBroadcaster.js";
-
-/**
- * A service's check split by day (recorded with it, ServiceCheck.dayByDay): what the next day's
- * check needs to lay out only its new days and take the rest as found (rollCheck).
- */
-export interface DayByDayCheck {
-  /** The days it was laid out for. */
-  span: LayoutSpan;
-  /** What reading its episodes found: their files only, whatever the days. */
-  load: InputProblem[];
-  /** Per date of the span with any: its episodes' and its programmes' parts' problems. */
-  days: Record<PlainDate, DayParts>;
-  /** Per published date whose PI document lists mostly other days' time: the warning. */
-  majority: Record<PlainDate, InputProblem>;
-  /** The dates beyond the span, each laid out alone, in order, with what they found. */
-  beyond: [PlainDate, InputProblem[]][];
-  /** Each episode list's first and last date (EpisodeSource.loadLists). */
-  episodeLists: EpisodeListDates[];
-}
+} from "./serviceCheck.js";
 
 /** A check rolled on further than this many days is made in full. */
 export const ROLL_MAX_DAYS = 3;

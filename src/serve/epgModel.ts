@@ -1,6 +1,6 @@
 import { basename, dirname } from "node:path";
 import { genreTermOf } from "../load/formats/genreTerm.js";
-import { EXPECTED_LOGO_SIZES } from "../load/logos/loadLogos.js";
+import { LOGO_SIZE_NAMES } from "../load/formats/logoSizes.js";
 import type { Logo, Service } from "../load/model/broadcaster.js";
 import { formatProblem, type InputProblem } from "../load/text/inputProblem.js";
 import { deriveNames } from "../render/deriveNames.js";
@@ -178,7 +178,7 @@ function scheduleFileOf(service: Service): string | undefined {
 }
 
 function receiverLogos(logos: readonly Logo[]): EpgLogo[] {
-  return EXPECTED_LOGO_SIZES.map((size) => {
+  return LOGO_SIZE_NAMES.map((size) => {
     const [width, height] = size.split("x").map(Number) as [number, number];
     const logo = logos.find((l) => l.width === width && l.height === height);
     // A logo the build made is in out/: the preview serves it from its own origin (issue 27).

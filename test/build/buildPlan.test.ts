@@ -16,7 +16,7 @@ import {
   type UpToDateValues,
 } from "../../src/build/buildPlan.js";
 import type { SeenFile } from "../../src/build/fileState.js";
-import type { ServiceCheck } from "../../src/schedule/scheduleBroadcaster.js";
+import type { ServiceCheck } from "../../src/schedule/serviceCheck.js";
 import { addDays } from "../../src/time/plainDate.js";
 
 /** Three published days are enough to see a day roll. */

@@ -1,8 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import type { LogoSizeName } from "../../src/load/logos/logoSizes.js";
+import type { LogoSizeName } from "../../src/load/formats/logoSizes.js";
 import { imageLibrary } from "../../src/load/logos/logoSourceImage.js";
-import type { LogoRecipe } from "../../src/load/logos/logosFromSource.js";
+import type { LogoRecipe } from "../../src/load/model/broadcaster.js";
 import { NOT_LOCATED } from "../../src/load/text/inputProblem.js";
 import { makeLogo } from "../../src/logos/makeLogo.js";
 

@@ -2,12 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Service } from "../../src/load/model/broadcaster.js";
 import { rollCheck } from "../../src/schedule/rollCheck.js";
-import {
-  publishedDays,
-  type ServiceCheck,
-  scheduleBroadcaster,
-} from "../../src/schedule/scheduleBroadcaster.js";
+import { publishedDays, scheduleBroadcaster } from "../../src/schedule/scheduleBroadcaster.js";
 import { selectProgrammeDay } from "../../src/schedule/selectProgrammeDay.js";
+import type { ServiceCheck } from "../../src/schedule/serviceCheck.js";
 import { loadedService } from "../fixtures/loadedService.js";
 import { makeProvider } from "../fixtures/makeProvider.js";
 

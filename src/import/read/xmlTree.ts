@@ -1,4 +1,6 @@
 import sax from "sax";
+import { nonXmlCharacterIn } from "../../load/formats/findNonXmlText.js";
+import { linePositions } from "../../load/text/linePositions.js";
 
 /** The SPI 3.1 namespace; elements of any other namespace are not SPI and are reported. */
 export const SPI_NAMESPACE = "http://www.worlddab.org/schemas/spi/31";
@@ -164,8 +166,6 @@ export class XmlSyntaxError extends Error {
   }
 }
 
-/** Characters XML 1.0 cannot carry (its `Char` production), even as a character reference. */
-const NON_XML_CHARACTER = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 /** Attribute-value normalisation (XML 1.0 §3.3.3): each white-space character becomes a space. */
 const ATTRIBUTE_WHITE_SPACE = /[\t\n\r]/g;
 
@@ -222,25 +222,14 @@ export function parseXml(text: string, source: string): XmlElement {
     strictEntities: true,
   };
   const parser = sax.parser(true, options);
-  const lineStarts = [0];
-  for (let i = normalised.indexOf("\n"); i !== -1; i = normalised.indexOf("\n", i + 1))
-    lineStarts.push(i + 1);
-  const positionOf = (offset: number): XmlPosition => {
-    let low = 0;
-    let high = lineStarts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((lineStarts[mid] ?? 0) <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { source, line: low + 1, column: offset - (lineStarts[low] ?? 0) + 1 };
-  };
+  const lineOf = linePositions(normalised);
+  const positionOf = (offset: number): XmlPosition => ({ source, ...lineOf(offset) });
   const stoppedAt = () => positionOf(Math.max(0, parser.position - 1));
   const refuseNonXml = (content: string) => {
-    const character = NON_XML_CHARACTER.exec(content)?.[0];
-    if (character === undefined) return;
-    const code = (character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
-    throw new XmlSyntaxError(`U+${code} is not a character XML allows`, stoppedAt());
+    const codePoint = nonXmlCharacterIn(content);
+    if (codePoint !== undefined) {
+      throw new XmlSyntaxError(`${codePoint} is not a character XML allows`, stoppedAt());
+    }
   };
 
   let root: XmlElement | undefined;

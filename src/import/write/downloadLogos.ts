@@ -1,4 +1,4 @@
-import { LOGO_SIZES, type LogoSizeName } from "../../load/logos/logoSizes.js";
+import { LOGO_SIZES, type LogoSizeName } from "../../load/formats/logoSizes.js";
 import { imageLibrary } from "../../load/logos/logoSourceImage.js";
 import type {
   LogoInput,

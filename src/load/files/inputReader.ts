@@ -108,45 +108,63 @@ type Taking = "now" | "later";
 export function openInputReader(
   folder: DataFolder,
   display: (path: string) => string,
-  {
-    cache,
-    known,
-    jobs = 1,
-    parseWorkersFromBytes = PARSE_WORKERS_FROM_BYTES,
-  }: InputReaderOptions = {},
+  options: InputReaderOptions = {},
 ): InputReader {
-  const ahead = new Map<string, (taking: Taking) => Promise<Settled>>();
-  const counts = { cached: 0, parsed: 0 };
-  /** The largest heap a parse worker reported (SPI_STATIC_DEBUG=memory). */
-  const workerHeap = { usedMb: 0, committedMb: 0, youngMb: 0 };
-  let workers: ParseWorkers | undefined;
-  let how = "on the main thread";
+  return new DataFileReader(folder, display, options);
+}
 
-  /** The text of a file parsed in this build, decoded when a message needs a position in it. */
-  const lazyText = (bytes: Buffer) => () => {
-    const decoded = textOf(bytes);
-    return "text" in decoded ? decoded.text : "";
-  };
+class DataFileReader implements InputReader {
+  readonly #ahead = new Map<string, (taking: Taking) => Promise<Settled>>();
+  readonly #counts = { cached: 0, parsed: 0 };
+  /** The largest heap a parse worker reported (SPI_STATIC_DEBUG=memory). */
+  readonly #workerHeap = { usedMb: 0, committedMb: 0, youngMb: 0 };
+  #workers: ParseWorkers | undefined;
+  #how = "on the main thread";
+  readonly #cache: InputCache | undefined;
+  readonly #known: KnownDigests | undefined;
+  readonly #jobs: number;
+  readonly #parseWorkersFromBytes: number;
+
+  constructor(
+    readonly folder: DataFolder,
+    readonly display: (path: string) => string,
+    {
+      cache,
+      known,
+      jobs = 1,
+      parseWorkersFromBytes = PARSE_WORKERS_FROM_BYTES,
+    }: InputReaderOptions,
+  ) {
+    this.#cache = cache;
+    this.#known = known;
+    this.#jobs = jobs;
+    this.#parseWorkersFromBytes = parseWorkersFromBytes;
+  }
+
   /**
    * The text of a file whose bytes were not kept, read again only when a message needs a
    * position in it. Should it have changed since, positions follow the file as it is now, which
    * is what its author sees; gone, they point at its start.
    */
-  const textReadAgain = (path: string) => () => {
-    const read = folder.readBytes(path);
-    return "bytes" in read ? lazyText(read.bytes)() : "";
-  };
+  #textReadAgain(path: string): () => string {
+    return () => {
+      const read = this.folder.readBytes(path);
+      return "bytes" in read ? lazyText(read.bytes)() : "";
+    };
+  }
   /** A file whose bytes were not kept: decoded only when a message needs a position in it. */
-  const fileReadAgain = (path: string) => lazyYamlFile(display(path), textReadAgain(path));
+  #fileReadAgain(path: string): YamlFile {
+    return lazyYamlFile(this.display(path), this.#textReadAgain(path));
+  }
 
   /**
    * A value kept in the cache, read when asked. Should the entry have gone or been damaged since
    * the build began, the file is validated again as it is now; if it no longer is valid, the
    * build stops (its other files were checked against what this one was).
    */
-  function cachedValue(kind: InputKind, path: string, key: string) {
+  #cachedValue(kind: InputKind, path: string, key: string) {
     return () => {
-      const serialized = cache?.read(key);
+      const serialized = this.#cache?.read(key);
       if (serialized) {
         try {
           return deserialize(serialized) as InputOf<InputKind>;
@@ -154,15 +172,17 @@ export function openInputReader(
           // Parsed again below.
         }
       }
-      debug("load", () => `${display(path)}: its cached value could not be read; parsing it`);
-      const read = folder.readBytes(path);
+      debug("load", () => `${this.display(path)}: its cached value could not be read; parsing it`);
+      const read = this.folder.readBytes(path);
       const decoded = "bytes" in read ? textOf(read.bytes) : undefined;
       const input =
         decoded && "text" in decoded
-          ? validateInputText(kind, display(path), decoded.text).input
+          ? validateInputText(kind, this.display(path), decoded.text).input
           : undefined;
       if (input === undefined) {
-        throw new Error(`${display(path)} changed or went away while the build was reading it`);
+        throw new Error(
+          `${this.display(path)} changed or went away while the build was reading it`,
+        );
       }
       return input;
     };
@@ -172,36 +192,36 @@ export function openInputReader(
    * A value parsed in this build, for each later call: written to the cache, and read from there
    * (the cache keeps it on disk, not in memory); without a cache, kept serialized here.
    */
-  function keptValue(
+  #keptValue(
     kind: InputKind,
     path: string,
     key: string | undefined,
     serialized: Uint8Array,
   ): () => InputOf<InputKind> {
-    if (cache && key !== undefined) {
-      cache.write(key, serialized);
-      return cachedValue(kind, path, key);
+    if (this.#cache && key !== undefined) {
+      this.#cache.write(key, serialized);
+      return this.#cachedValue(kind, path, key);
     }
     return () => deserialize(serialized) as InputOf<InputKind>;
   }
 
-  function fromCache(
-    kind: InputKind,
-    path: string,
-    digest: string,
-    key: string,
-  ): Settled | undefined {
-    if (!cache?.has(key)) return undefined;
-    counts.cached++;
-    return { file: fileReadAgain(path), problems: [], digest, value: cachedValue(kind, path, key) };
+  #fromCache(kind: InputKind, path: string, digest: string, key: string): Settled | undefined {
+    if (!this.#cache?.has(key)) return undefined;
+    this.#counts.cached++;
+    return {
+      file: this.#fileReadAgain(path),
+      problems: [],
+      digest,
+      value: this.#cachedValue(kind, path, key),
+    };
   }
 
   /**
    * The bytes of a file to parse, read when it is parsed rather than held from the start (for
    * 100 services, 65 MB held until the last file was parsed), checked against its digest.
    */
-  function bytesToParse({ path, fileDigest }: ToParse): DataFileBytes {
-    const read = folder.readBytes(path, true);
+  #bytesToParse({ path, fileDigest }: ToParse): DataFileBytes {
+    const read = this.folder.readBytes(path, true);
     if (!("bytes" in read)) return read;
     if (createHash("sha256").update(read.bytes).digest("hex") !== fileDigest) {
       const message = "changed while the build was reading it; build again";
@@ -210,136 +230,142 @@ export function openInputReader(
     return read;
   }
 
-  function parseHere(toParse: ToParse, taking: Taking): Settled {
+  #parseHere(toParse: ToParse, taking: Taking): Settled {
     const { kind, path, digest, key } = toParse;
-    const read = bytesToParse(toParse);
+    const read = this.#bytesToParse(toParse);
     if (!("bytes" in read)) return read;
     const decoded = textOf(read.bytes);
     if (!("text" in decoded)) return decoded;
-    counts.parsed++;
-    const { file, input, problems } = validateInputText(kind, display(path), decoded.text);
+    this.#counts.parsed++;
+    const { file, input, problems } = validateInputText(kind, this.display(path), decoded.text);
     if (input === undefined) return { file, problems, digest, value: undefined };
     const serialized = serialize(input);
-    const copies = keptValue(kind, path, key, serialized);
+    const copies = this.#keptValue(kind, path, key, serialized);
     return taking === "now"
       ? { file, problems, digest, value: firstThen(input, copies) }
-      : { file: fileReadAgain(path), problems, digest, value: copies };
+      : { file: this.#fileReadAgain(path), problems, digest, value: copies };
   }
 
-  async function parseInWorker(
-    pool: ParseWorkers,
-    inFlight: Slots,
-    toParse: ToParse,
-  ): Promise<Settled> {
+  async #parseInWorker(pool: ParseWorkers, inFlight: Slots, toParse: ToParse): Promise<Settled> {
     const { kind, path, digest, key } = toParse;
     await inFlight.take();
     let answer: ParseResponse;
     try {
-      const read = bytesToParse(toParse);
+      const read = this.#bytesToParse(toParse);
       if (!("bytes" in read)) return read;
       // A copy of its own: the reused buffer is read into again before the worker gets it.
-      answer = await pool.run({ kind, file: display(path), bytes: Buffer.from(read.bytes) });
+      answer = await pool.run({ kind, file: this.display(path), bytes: Buffer.from(read.bytes) });
     } finally {
       inFlight.give();
     }
     if ("unreadable" in answer) return { unreadable: answer.unreadable };
-    counts.parsed++;
+    this.#counts.parsed++;
     const { problems, serialized, heap } = answer;
     if (heap) {
-      workerHeap.usedMb = Math.max(workerHeap.usedMb, heap.usedMb);
-      workerHeap.committedMb = Math.max(workerHeap.committedMb, heap.committedMb);
-      workerHeap.youngMb = Math.max(workerHeap.youngMb, heap.youngMb);
+      this.#workerHeap.usedMb = Math.max(this.#workerHeap.usedMb, heap.usedMb);
+      this.#workerHeap.committedMb = Math.max(this.#workerHeap.committedMb, heap.committedMb);
+      this.#workerHeap.youngMb = Math.max(this.#workerHeap.youngMb, heap.youngMb);
     }
-    const value = serialized && keptValue(kind, path, key, serialized);
-    return { file: fileReadAgain(path), problems, digest, value };
+    const value = serialized && this.#keptValue(kind, path, key, serialized);
+    return { file: this.#fileReadAgain(path), problems, digest, value };
   }
 
   /** The file from the cache, or what is left to parse. */
-  function readFile(kind: InputKind, path: string) {
-    const found = folder.digest(path, known);
+  #readFile(kind: InputKind, path: string) {
+    const found = this.folder.digest(path, this.#known);
     if (!("digest" in found)) return { done: found };
     const digest = kindDigest(kind, found.digest);
-    const key = cache?.keyOf(digest);
-    const cached = key === undefined ? undefined : fromCache(kind, path, digest, key);
+    const key = this.#cache?.keyOf(digest);
+    const cached = key === undefined ? undefined : this.#fromCache(kind, path, digest, key);
     if (cached) return { done: cached };
     const { size } = found;
     return { toParse: { kind, path, fileDigest: found.digest, size, digest, key } };
   }
 
-  async function settle(kind: InputKind, path: string, taking: Taking): Promise<Settled> {
-    const prefetched = ahead.get(path);
-    ahead.delete(path);
+  async #settle(kind: InputKind, path: string, taking: Taking): Promise<Settled> {
+    const prefetched = this.#ahead.get(path);
+    this.#ahead.delete(path);
     if (prefetched) return prefetched(taking);
-    const read = readFile(kind, path);
-    return read.toParse ? parseHere(read.toParse, taking) : read.done;
+    const read = this.#readFile(kind, path);
+    return read.toParse ? this.#parseHere(read.toParse, taking) : read.done;
   }
 
-  return {
-    async prefetch(files) {
-      notePhase("parse starts");
-      const reads = files.map(({ kind, path }) => readFile(kind, path));
-      const toParse: ToParse[] = [];
-      for (const [i, read] of reads.entries()) {
-        const path = files[i]?.path ?? "";
-        if (read.toParse) toParse.push(read.toParse);
-        else ahead.set(path, async () => read.done);
+  async prefetch(files: { kind: InputKind; path: string }[]): Promise<void> {
+    notePhase("parse starts");
+    const reads = files.map(({ kind, path }) => this.#readFile(kind, path));
+    const toParse: ToParse[] = [];
+    for (const [i, read] of reads.entries()) {
+      const path = files[i]?.path ?? "";
+      if (read.toParse) toParse.push(read.toParse);
+      else this.#ahead.set(path, async () => read.done);
+    }
+    const bytes = toParse.reduce((sum, file) => sum + file.size, 0);
+    const script = parseWorkerScript();
+    const count = Math.min(this.#jobs, toParse.length);
+    if (count > 1 && bytes >= this.#parseWorkersFromBytes && script) {
+      const pool = startParseWorkers(count, script);
+      const inFlight = new Slots(count * PARSES_IN_FLIGHT_PER_WORKER);
+      this.#workers = pool;
+      this.#how =
+        `in ${count} worker threads (${megabytes(bytes)} to parse; ` +
+        `young generation ${PARSE_WORKER_YOUNG_GENERATION_MB} MB, ` +
+        `old generation up to ${PARSE_WORKER_OLD_GENERATION_MB} MB each)`;
+      for (const file of toParse) {
+        const parsed = this.#parseInWorker(pool, inFlight, file);
+        // Not every file read ahead is asked for (a load that stops early): no stray rejection.
+        parsed.catch(() => {});
+        this.#ahead.set(file.path, () => parsed);
       }
-      const bytes = toParse.reduce((sum, file) => sum + file.size, 0);
-      const script = parseWorkerScript();
-      const count = Math.min(jobs, toParse.length);
-      if (count > 1 && bytes >= parseWorkersFromBytes && script) {
-        const pool = startParseWorkers(count, script);
-        const inFlight = new Slots(count * PARSES_IN_FLIGHT_PER_WORKER);
-        workers = pool;
-        how =
-          `in ${count} worker threads (${megabytes(bytes)} to parse; ` +
-          `young generation ${PARSE_WORKER_YOUNG_GENERATION_MB} MB, ` +
-          `old generation up to ${PARSE_WORKER_OLD_GENERATION_MB} MB each)`;
-        for (const file of toParse) {
-          const parsed = parseInWorker(pool, inFlight, file);
-          // Not every file read ahead is asked for (a load that stops early): no stray rejection.
-          parsed.catch(() => {});
-          ahead.set(file.path, () => parsed);
-        }
-      } else {
-        how = `on the main thread (${megabytes(bytes)} to parse; ${
-          count <= 1
-            ? "one thread allowed or one file"
-            : script
-              ? `worker threads pay from ${megabytes(parseWorkersFromBytes)}`
-              : "no compiled parse worker: running from the TypeScript source"
-        })`;
-        for (const file of toParse) ahead.set(file.path, async (taking) => parseHere(file, taking));
-      }
-    },
-    async read<K extends InputKind>(kind: K, path: string): Promise<ReadInput<K>> {
-      const settled = await settle(kind, path, "now");
-      if ("unreadable" in settled) return settled;
-      const { file, problems, digest, value } = settled;
-      return { file, input: value?.() as InputOf<K> | undefined, problems, digest };
-    },
-    async readLater<K extends InputKind>(kind: K, path: string): Promise<DeferredInput<K>> {
-      const settled = await settle(kind, path, "later");
-      if ("unreadable" in settled) return settled;
-      const { file, problems, digest, value } = settled;
-      return { file, input: value as (() => InputOf<K>) | undefined, problems, digest };
-    },
-    async close() {
-      const pool = workers;
-      await workers?.close();
-      notePhase("parse done", () =>
-        pool
-          ? `each parse worker's heap up to ${workerHeap.committedMb} MB committed ` +
-            `(${workerHeap.usedMb} used, young ${workerHeap.youngMb}); the workers are stopped`
-          : "no parse workers",
-      );
-      debug(
-        "load",
-        () =>
-          `${counts.cached + counts.parsed} data files: ${counts.cached} from the input cache, ` +
-          `${counts.parsed} parsed ${how}`,
-      );
-    },
+    } else {
+      this.#how = `on the main thread (${megabytes(bytes)} to parse; ${
+        count <= 1
+          ? "one thread allowed or one file"
+          : script
+            ? `worker threads pay from ${megabytes(this.#parseWorkersFromBytes)}`
+            : "no compiled parse worker: running from the TypeScript source"
+      })`;
+      for (const file of toParse)
+        this.#ahead.set(file.path, async (taking) => this.#parseHere(file, taking));
+    }
+  }
+
+  async read<K extends InputKind>(kind: K, path: string): Promise<ReadInput<K>> {
+    const settled = await this.#settle(kind, path, "now");
+    if ("unreadable" in settled) return settled;
+    const { file, problems, digest, value } = settled;
+    return { file, input: value?.() as InputOf<K> | undefined, problems, digest };
+  }
+
+  async readLater<K extends InputKind>(kind: K, path: string): Promise<DeferredInput<K>> {
+    const settled = await this.#settle(kind, path, "later");
+    if ("unreadable" in settled) return settled;
+    const { file, problems, digest, value } = settled;
+    return { file, input: value as (() => InputOf<K>) | undefined, problems, digest };
+  }
+
+  async close(): Promise<void> {
+    const pool = this.#workers;
+    await this.#workers?.close();
+    notePhase("parse done", () =>
+      pool
+        ? `each parse worker's heap up to ${this.#workerHeap.committedMb} MB committed ` +
+          `(${this.#workerHeap.usedMb} used, young ${this.#workerHeap.youngMb}); the workers are stopped`
+        : "no parse workers",
+    );
+    debug(
+      "load",
+      () =>
+        `${this.#counts.cached + this.#counts.parsed} data files: ${this.#counts.cached} from the input cache, ` +
+        `${this.#counts.parsed} parsed ${this.#how}`,
+    );
+  }
+}
+
+/** The text of a file parsed in this build, decoded when a message needs a position in it. */
+function lazyText(bytes: Buffer): () => string {
+  return () => {
+    const decoded = textOf(bytes);
+    return "text" in decoded ? decoded.text : "";
   };
 }
 

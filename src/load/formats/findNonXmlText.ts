@@ -18,9 +18,8 @@ export function findNonXmlText(value: unknown): NonXmlText[] {
   // One path, grown and shrunk on the way: copied only for a finding, as most values have none.
   const path: PropertyKey[] = [];
   const check = (text: string) => {
-    const character = NON_XML_CHARACTER.exec(text)?.[0];
-    if (character !== undefined)
-      found.push({ path: [...path], codePoint: formatCodePoint(character) });
+    const codePoint = nonXmlCharacterIn(text);
+    if (codePoint !== undefined) found.push({ path: [...path], codePoint });
   };
   const visit = (node: unknown) => {
     if (typeof node === "string") check(node);
@@ -43,7 +42,9 @@ export function findNonXmlText(value: unknown): NonXmlText[] {
   return found;
 }
 
-function formatCodePoint(character: string): string {
-  const code = character.codePointAt(0) ?? 0;
-  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+/** The first character of `text` that XML forbids, as `U+0007`; import's XML reader refuses it too. */
+export function nonXmlCharacterIn(text: string): string | undefined {
+  const character = NON_XML_CHARACTER.exec(text)?.[0];
+  if (character === undefined) return undefined;
+  return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 }

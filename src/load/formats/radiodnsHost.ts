@@ -1,5 +1,4 @@
 import { isIP } from "node:net";
-import type { Broadcaster } from "../model/broadcaster.js";
 import { quoted } from "../text/inputProblem.js";
 
 /**
@@ -27,18 +26,4 @@ export function radiodnsHostProblem(host: string, field = "radiodnsHost"): strin
     return `${quoted(host)} does not end in a top-level domain (e.g. rdns.example.com)`;
   }
   return undefined;
-}
-
-/** Every Authoritative FQDN a build publishes under: the provider's first, then the services' own. */
-export function authoritativeFqdns(broadcaster: Broadcaster): string[] {
-  const { provider, services } = broadcaster;
-  return [...new Set([provider.radiodnsHost, ...services.map((service) => service.radiodns.fqdn)])];
-}
-
-/**
- * The FQDNs some service's PI is published under; the provider's radiodnsHost only when a
- * service uses it (PI files under it are otherwise a host left behind, as after a move).
- */
-export function publishedFqdns(broadcaster: Broadcaster): string[] {
-  return [...new Set(broadcaster.services.map((service) => service.radiodns.fqdn))];
 }

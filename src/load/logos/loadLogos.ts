@@ -1,12 +1,10 @@
+import { LOGO_SIZE_NAMES } from "../formats/logoSizes.js";
 import { imageMimeType } from "../formats/mediaType.js";
 import { FIXED_LOGO_SIZES, type LogoType } from "../formats/spiFormat.js";
 import type { Logo } from "../model/broadcaster.js";
 import type { LogoInput } from "../schema/inputSchema.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
-
-/** The logo sizes RadioDNS clients look for; a missing one leaves a client without a logo. */
-export const EXPECTED_LOGO_SIZES = ["32x32", "112x32", "128x128", "320x240", "600x600"] as const;
 
 /** The formats of the required logo sizes for IP delivery (TS 102 818 §6.5). */
 const REQUIRED_LOGO_TYPES = ["image/png", "image/jpeg"];
@@ -33,12 +31,12 @@ export function loadLogos(
 ): Logo[] {
   const path = [...at, "logos"];
   const logos = (inputs ?? []).map((input, i) => toLogo(input, file, [...path, i], problems));
-  const missing = EXPECTED_LOGO_SIZES.filter((size) => !inputs?.some((logo) => logo.size === size));
+  const missing = LOGO_SIZE_NAMES.filter((size) => !inputs?.some((logo) => logo.size === size));
   if (missing.length > 0 && !fromSource && !(optional && inputs === undefined)) {
     problems.push(
       file.warning(
         path,
-        `no logo at ${missing.join(", ")} (clients expect ${EXPECTED_LOGO_SIZES.join(", ")})`,
+        `no logo at ${missing.join(", ")} (clients expect ${LOGO_SIZE_NAMES.join(", ")})`,
       ),
     );
   }
@@ -72,7 +70,7 @@ function toLogo(
   }
   // TS 102 818 §6.5: the sizes every IP client looks for are PNG or JPEG; other sizes are extra.
   const required =
-    type === "logo_unrestricted" && (EXPECTED_LOGO_SIZES as readonly string[]).includes(input.size);
+    type === "logo_unrestricted" && (LOGO_SIZE_NAMES as readonly string[]).includes(input.size);
   if (required && mimeValue !== undefined && !REQUIRED_LOGO_TYPES.includes(mimeValue)) {
     const [field, given] =
       input.mimeValue === undefined

@@ -1,12 +1,17 @@
 import { createHash } from "node:crypto";
 import type { Sharp, SharpOptions } from "sharp";
-import { textOf } from "../files/dataFolder.js";
+import { type DataFolder, textOf } from "../files/dataFolder.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
-import type { LogoFolder } from "./logosFromSource.js";
 import { externalSvgReferences, svgTextElements } from "./svgReferences.js";
 
 /** sharp (libvips), loaded only by a build with logo sources, and its version. */
+export interface LogoFolder {
+  dataDir: string;
+  folder: DataFolder;
+  display: (path: string) => string;
+}
+
 export interface ImageLibrary {
   open(input: Buffer, options?: SharpOptions): Sharp;
   /** sharp's and libvips' versions: a new one may make other bytes, so it names made logos. */

@@ -1,40 +1,22 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import type { DataFolder } from "../files/dataFolder.js";
-import type { Logo } from "../model/broadcaster.js";
+import { LOGO_SIZES, type LogoSize } from "../formats/logoSizes.js";
+import type { Logo, LogoRecipe } from "../model/broadcaster.js";
 import type { LogoSourceInput } from "../schema/logoSourceInput.js";
-import type { InputProblem, SourceRef } from "../text/inputProblem.js";
+import type { InputProblem } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
-import { LOGO_SIZES, type LogoSize, type LogoSizeName } from "./logoSizes.js";
-import { imageLibrary, readSourceImage, type SourceImage } from "./logoSourceImage.js";
+import {
+  imageLibrary,
+  type LogoFolder,
+  readSourceImage,
+  type SourceImage,
+} from "./logoSourceImage.js";
 
 /**
  * Bumped whenever the way a logo is made changes (fit, encoder settings): it is part of every
  * made logo's name, so a new recipe makes every logo again under a new name.
  */
 const RECIPE_VERSION = "1";
-
-/** How the build makes one logo: carried on the model's Logo (`made`) to the build. */
-export interface LogoRecipe {
-  readonly size: LogoSizeName;
-  readonly source: {
-    /** The file's path (the data folder's path joined with the one written in the YAML). */
-    readonly path: string;
-    /** As messages show it. */
-    readonly display: string;
-    readonly digest: string;
-  };
-  /** "#rrggbb": contained on this colour; without one, on transparency. */
-  readonly background: string | undefined;
-  /** A hand-drawn image for this size (`logo.sizes`): published as it is. */
-  readonly asIs: boolean;
-  /** What a made logo is encoded as: PNG, or JPEG for the large sizes with `logo.jpeg`. */
-  readonly format: "png" | "jpeg";
-  /** Its path in the output folder: named by a hash of everything its bytes depend on. */
-  readonly path: string;
-  /** Where the YAML names its source, for a problem met while making it. */
-  readonly origin: SourceRef;
-}
 
 /** The sizes `logo.jpeg` makes as JPEG: the large ones, where §6.5 allows it and artefacts are least seen. */
 const JPEG_SIZES: ReadonlySet<string> = new Set(["320x240", "600x600"]);
@@ -48,12 +30,6 @@ export interface LogoOwner {
   folder: string;
   /** https://host[:port] the site is served from: the provider's discovery host. */
   site: string;
-}
-
-export interface LogoFolder {
-  dataDir: string;
-  folder: DataFolder;
-  display: (path: string) => string;
 }
 
 /** `https://<discovery host>[:port]`: where out/ is served, so where its logos are. */

@@ -3,7 +3,8 @@ import type { Provider, Service } from "../model/broadcaster.js";
 import type { ProviderInput, ServiceInput } from "../schema/inputSchema.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
-import { type LogoFolder, logosFromSource, madeLogoInputs, siteOrigin } from "./logosFromSource.js";
+import type { LogoFolder } from "./logoSourceImage.js";
+import { logosFromSource, madeLogoInputs, siteOrigin } from "./logosFromSource.js";
 
 /**
  * The provider with the logos its `logo` source makes, and its groups' theirs. Its sources

@@ -1,6 +1,6 @@
 import type { PlainDate, Weekday } from "../../time/plainDate.js";
+import type { LogoSizeName } from "../formats/logoSizes.js";
 import type { LogoType } from "../formats/spiFormat.js";
-import type { LogoRecipe } from "../logos/logosFromSource.js";
 import type * as Input from "../schema/inputSchema.js";
 import type { InputProblem, SourceRef } from "../text/inputProblem.js";
 
@@ -91,6 +91,28 @@ export interface Logo {
   readonly mimeValue: string | undefined;
   /** How the build makes it from a source image in the data folder (src/logos, issue 27). */
   readonly made?: LogoRecipe | undefined;
+}
+
+/** How the build makes one logo: carried on the model's Logo (`made`) to the build. */
+export interface LogoRecipe {
+  readonly size: LogoSizeName;
+  readonly source: {
+    /** The file's path (the data folder's path joined with the one written in the YAML). */
+    readonly path: string;
+    /** As messages show it. */
+    readonly display: string;
+    readonly digest: string;
+  };
+  /** "#rrggbb": contained on this colour; without one, on transparency. */
+  readonly background: string | undefined;
+  /** A hand-drawn image for this size (`logo.sizes`): published as it is. */
+  readonly asIs: boolean;
+  /** What a made logo is encoded as: PNG, or JPEG for the large sizes with `logo.jpeg`. */
+  readonly format: "png" | "jpeg";
+  /** Its path in the output folder: named by a hash of everything its bytes depend on. */
+  readonly path: string;
+  /** Where the YAML names its source, for a problem met while making it. */
+  readonly origin: SourceRef;
 }
 
 export interface Bearer {
@@ -264,3 +286,17 @@ export type Translation = DeepReadonly<Input.Translation>;
 /** By language tag; a language appears once (tags compared case-insensitively). */
 export type Translations = Readonly<Record<string, Translation>>;
 export type DatedEntry = DeepReadonly<Input.DatedEntry>;
+
+/** Every Authoritative FQDN a build publishes under: the provider's first, then the services' own. */
+export function authoritativeFqdns(broadcaster: Broadcaster): string[] {
+  const { provider, services } = broadcaster;
+  return [...new Set([provider.radiodnsHost, ...services.map((service) => service.radiodns.fqdn)])];
+}
+
+/**
+ * The FQDNs some service's PI is published under; the provider's radiodnsHost only when a
+ * service uses it (PI files under it are otherwise a host left behind, as after a move).
+ */
+export function publishedFqdns(broadcaster: Broadcaster): string[] {
+  return [...new Set(broadcaster.services.map((service) => service.radiodns.fqdn))];
+}

@@ -16,6 +16,7 @@ import {
 import { debug } from "../../debug/debugLog.js";
 import { deeperFieldHint, indentationHint } from "./indentationHint.js";
 import { formatFieldPath, type InputProblem, type SourceRef } from "./inputProblem.js";
+import { type LinePosition, linePositions } from "./linePositions.js";
 import { type QuickYaml, quickYamlValue } from "./quickYamlValue.js";
 
 /**
@@ -137,12 +138,14 @@ export function parseYamlText(file: string, text: string): YamlFile {
       syntaxProblems.push(positions.aliasLimitProblem());
     }
   }
-  let lines: LineStarts | null | undefined;
+  // Lines as `yaml`'s LineCounter counts them; not for a text with a lone CR, which YAML reads
+  // as a line break too (`yaml` then decides).
+  let lines: ((offset: number) => LinePosition) | null | undefined;
   const locate = (path: readonly PropertyKey[]): SourceRef => {
     const offset = quick && startOf(quick, path);
-    if (offset !== undefined) lines ??= lineStartsOf(text);
+    if (offset !== undefined) lines ??= /\r(?!\n)/.test(text) ? null : linePositions(text);
     if (offset === undefined || !lines) return positions.locate(path);
-    return { file, ...lines.position(offset), field: formatFieldPath(path) };
+    return { file, ...lines(offset), field: formatFieldPath(path) };
   };
   return {
     file,
@@ -156,9 +159,14 @@ export function parseYamlText(file: string, text: string): YamlFile {
   };
 }
 
+interface Parsed {
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
 /** Positions in one file's text, from its `yaml` Document, parsed on first use. */
 function positionsIn(file: string, text: string) {
-  let parsed: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
+  let parsed: Parsed | undefined;
   /** `need` says what the Document is built for: the debug channel shows it. */
   const parse = (need: () => string) => {
     if (!parsed) {
@@ -170,84 +178,6 @@ function positionsIn(file: string, text: string) {
     return parsed;
   };
   const at = (offset: number) => parse(() => "a position").lineCounter.linePos(offset);
-
-  function syntaxProblems(): InputProblem[] {
-    const { doc } = parse(() => "its syntax errors");
-    const problem = (offset: number, message: string): InputProblem => {
-      const { line, col } = at(offset);
-      return { file, line, column: col, field: "", severity: "error", message };
-    };
-    const problems = doc.errors.map((error) =>
-      problem(
-        error.pos[0],
-        error.code === "MULTIPLE_DOCS"
-          ? "YAML syntax: a second document starts here; a data file holds one (remove the --- or ... line)"
-          : `YAML syntax: ${error.message.split("\n")[0]}${withHint(indentationHintFor(error.code, text, error.pos[0]))}`,
-      ),
-    );
-    // One pass in document order, where yaml would search again for every key and every alias:
-    // a key equal to an earlier one of its mapping (yaml's uniqueKeys test, which is quadratic),
-    // and an alias before its anchor (which yaml parses, and throws at only when building).
-    const anchors = new Set<string>();
-    const anchor = (_: unknown, node: Scalar | YAMLSeq) => {
-      if (node.anchor) anchors.add(node.anchor);
-    };
-    visit(doc, {
-      Scalar: anchor,
-      Seq: anchor,
-      Map(_, map) {
-        if (map.anchor) anchors.add(map.anchor);
-        const keys = new Set<unknown>();
-        for (const { key } of map.items) {
-          if (!isScalar(key)) continue;
-          if (keys.has(key.value) && key.range) {
-            problems.push(
-              problem(
-                key.range[0],
-                `${keyTextAt(text, key.range[0])} appears twice in the same mapping (YAML keys must be unique)`,
-              ),
-            );
-          }
-          keys.add(key.value);
-        }
-      },
-      Alias(_, alias) {
-        if (alias.range && !anchors.has(alias.source)) {
-          problems.push(
-            problem(
-              alias.range[0],
-              `YAML syntax: *${alias.source} refers to no anchor (&${alias.source} must come before it)`,
-            ),
-          );
-        }
-      },
-    });
-    return problems;
-  }
-
-  /** At the first alias: yaml counts every use of an anchored value, the nested ones too. */
-  function aliasLimitProblem(): InputProblem {
-    const { doc } = parse(() => "its aliases");
-    const aliases: Alias[] = [];
-    visit(doc, {
-      Alias(_, alias) {
-        aliases.push(alias);
-      },
-    });
-    const [first] = aliases;
-    const { line, col } = at(first?.range?.[0] ?? 0);
-    return {
-      file,
-      line,
-      column: col,
-      field: "",
-      severity: "error",
-      message:
-        `YAML aliases: *${first?.source ?? ""} here is the first of ${aliases.length}, which together ` +
-        `stand for more than ${MAX_ALIAS_USES} anchored values, the most spi-static expands ` +
-        "(the limit that stops alias bombs); write the values out instead",
-    };
-  }
 
   // Each mapping's keys, indexed on first use: a file with 100k shows and a warning for each is
   // located in linear time (yaml's getIn searches a mapping's pairs one by one).
@@ -302,10 +232,100 @@ function positionsIn(file: string, text: string) {
 
   return {
     document: () => parse(() => "its value").doc,
-    syntaxProblems,
-    aliasLimitProblem,
+    syntaxProblems: () =>
+      syntaxProblemsIn(
+        file,
+        text,
+        parse(() => "its syntax errors"),
+      ),
+    aliasLimitProblem: () =>
+      aliasLimitProblemIn(
+        file,
+        parse(() => "its aliases"),
+      ),
     locate,
     locateKey,
+  };
+}
+
+/** yaml's syntax errors, repeated keys and aliases before their anchors, each at its spot. */
+function syntaxProblemsIn(
+  file: string,
+  text: string,
+  { doc, lineCounter }: Parsed,
+): InputProblem[] {
+  const problem = (offset: number, message: string): InputProblem => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, column: col, field: "", severity: "error", message };
+  };
+  const problems = doc.errors.map((error) =>
+    problem(
+      error.pos[0],
+      error.code === "MULTIPLE_DOCS"
+        ? "YAML syntax: a second document starts here; a data file holds one (remove the --- or ... line)"
+        : `YAML syntax: ${error.message.split("\n")[0]}${withHint(indentationHintFor(error.code, text, error.pos[0]))}`,
+    ),
+  );
+  // One pass in document order, where yaml would search again for every key and every alias:
+  // a key equal to an earlier one of its mapping (yaml's uniqueKeys test, which is quadratic),
+  // and an alias before its anchor (which yaml parses, and throws at only when building).
+  const anchors = new Set<string>();
+  const anchor = (_: unknown, node: Scalar | YAMLSeq) => {
+    if (node.anchor) anchors.add(node.anchor);
+  };
+  visit(doc, {
+    Scalar: anchor,
+    Seq: anchor,
+    Map(_, map) {
+      if (map.anchor) anchors.add(map.anchor);
+      const keys = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!isScalar(key)) continue;
+        if (keys.has(key.value) && key.range) {
+          problems.push(
+            problem(
+              key.range[0],
+              `${keyTextAt(text, key.range[0])} appears twice in the same mapping (YAML keys must be unique)`,
+            ),
+          );
+        }
+        keys.add(key.value);
+      }
+    },
+    Alias(_, alias) {
+      if (alias.range && !anchors.has(alias.source)) {
+        problems.push(
+          problem(
+            alias.range[0],
+            `YAML syntax: *${alias.source} refers to no anchor (&${alias.source} must come before it)`,
+          ),
+        );
+      }
+    },
+  });
+  return problems;
+}
+
+/** At the first alias: yaml counts every use of an anchored value, the nested ones too. */
+function aliasLimitProblemIn(file: string, { doc, lineCounter }: Parsed): InputProblem {
+  const aliases: Alias[] = [];
+  visit(doc, {
+    Alias(_, alias) {
+      aliases.push(alias);
+    },
+  });
+  const [first] = aliases;
+  const { line, col } = lineCounter.linePos(first?.range?.[0] ?? 0);
+  return {
+    file,
+    line,
+    column: col,
+    field: "",
+    severity: "error",
+    message:
+      `YAML aliases: *${first?.source ?? ""} here is the first of ${aliases.length}, which together ` +
+      `stand for more than ${MAX_ALIAS_USES} anchored values, the most spi-static expands ` +
+      "(the limit that stops alias bombs); write the values out instead",
   };
 }
 
@@ -334,32 +354,4 @@ function startOf({ value, starts }: QuickYaml, path: readonly PropertyKey[]): nu
     node = (node as Record<PropertyKey, unknown>)[key];
   }
   return typeof node === "object" && node !== null ? starts.get(node) : undefined;
-}
-
-interface LineStarts {
-  position(offset: number): { line: number; column: number };
-}
-
-/**
- * Lines start after each line feed, as `yaml`'s LineCounter counts them; null for a text with a
- * lone CR, which YAML reads as a line break too (`yaml` then decides).
- */
-function lineStartsOf(text: string): LineStarts | null {
-  if (/\r(?!\n)/.test(text)) return null;
-  const starts = [0];
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
-    starts.push(at + 1);
-  }
-  return {
-    position(offset) {
-      let low = 0;
-      let high = starts.length - 1;
-      while (low < high) {
-        const mid = (low + high + 1) >> 1;
-        if ((starts[mid] as number) <= offset) low = mid;
-        else high = mid - 1;
-      }
-      return { line: low + 1, column: offset - (starts[low] as number) + 1 };
-    },
-  };
 }
