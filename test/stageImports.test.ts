@@ -136,16 +136,7 @@ it("lets other stages reach load/ only through its face (schedule and render: mo
   expect(behind).toEqual([]);
 });
 
-/**
- * Circles not yet undone, each to be taken off when its owner undoes it (issue 34): the build
- * state's types are read by the two files that build/buildState.ts itself imports.
- */
-const CIRCLES_LEFT = [
-  "build/buildState.ts → build/documentVersions.ts → build/buildState.ts",
-  "build/buildState.ts → build/migrateOldState.ts → build/buildState.ts",
-];
-
-it("has no import circle in src/ (types included) but those left to undo", async () => {
+it("has no import circle in src/ (types included)", async () => {
   const edges = new Map<string, string[]>();
   for (const [file, imported] of await importsOf()) {
     if (imported.endsWith(".ts")) edges.set(file, [...(edges.get(file) ?? []), imported]);
@@ -166,7 +157,7 @@ it("has no import circle in src/ (types included) but those left to undo", async
     done.add(file);
   };
   for (const file of edges.keys()) visit(file);
-  expect(circles).toEqual(CIRCLES_LEFT);
+  expect(circles).toEqual([]);
 });
 
 it("has no code outside src/build/ naming out/_spi-static/ (comments aside): the engine alone keeps it", async () => {

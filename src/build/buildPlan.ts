@@ -8,6 +8,7 @@ import { STATE_PATH } from "./buildState.js";
 import { compareState, recordedState, type SeenFile } from "./fileState.js";
 import { describeChanges, type InputChanges } from "./inputChanges.js";
 import type { RecordedInputs } from "./inputsRecord.js";
+import type { RecordedCheck } from "./stateParts.js";
 
 /**
  * The plan: what a build does again and why, decided up front from plain values (the records an
@@ -48,14 +49,6 @@ export type DocumentDecision =
 
 /** A decision that hashing cannot change any more. */
 export type SettledDecision = Exclude<DocumentDecision, { render: "hash" }>;
-
-/** A service's check as the last build recorded it, under the key it was made with. */
-export interface RecordedCheck {
-  key: string;
-  /** The days it was laid out for. */
-  span: LayoutSpan;
-  check: ServiceCheck;
-}
 
 /** Everything the plan is made from, as plain values. */
 export interface PlanState {

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import type { Provider, Service } from "../load/model/broadcaster.js";
 import type { LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
-import type { RecordedCheck } from "./buildPlan.js";
 import type { BuildState } from "./buildState.js";
+import type { RecordedCheck } from "./stateParts.js";
 
 /**
  * What the schedule stage found for each service, kept beside the published files so the next

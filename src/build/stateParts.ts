@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import type { ServiceRoutes } from "../edge/edgeFiles.js";
 import type { InputProblem } from "../load/text/inputProblem.js";
 import type { DayByDayCheck, LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
-import type { RecordedCheck } from "./buildPlan.js";
 import { isSitePath } from "./ownershipManifest.js";
 
 /**
@@ -28,6 +27,14 @@ export interface StateParts {
   services: Record<string, ServiceRoutes>;
   /** buildStamp.ts: what the last error-free build was made from; null after one with errors. */
   stamp: StoredStamp | null;
+}
+
+/** A service's check as the last build recorded it, under the key it was made with. */
+export interface RecordedCheck {
+  key: string;
+  /** The days it was laid out for. */
+  span: LayoutSpan;
+  check: ServiceCheck;
 }
 
 export interface DocumentRecord {

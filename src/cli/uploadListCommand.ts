@@ -16,7 +16,7 @@ export async function uploadListCommand(
   io: CommandIo,
 ): Promise<ExitCode> {
   const { planUpload, readUploadRecord, servedDocuments, writeUploadPlan } = await import(
-    "../edge/uploadList.js"
+    "../build/uploadList.js"
   );
   const uploaded = options.since === undefined ? undefined : await readUploadRecord(options.since);
   const plan = planUpload(await servedDocuments(options.out), uploaded);

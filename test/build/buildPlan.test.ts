@@ -9,13 +9,13 @@ import {
   planDocument,
   planPrune,
   planUpToDate,
-  type RecordedCheck,
   type ServiceToPlan,
   type StoredStamp,
   stampCheck,
   type UpToDateValues,
 } from "../../src/build/buildPlan.js";
 import type { SeenFile } from "../../src/build/fileState.js";
+import type { RecordedCheck } from "../../src/build/stateParts.js";
 import type { ServiceCheck } from "../../src/schedule/serviceCheck.js";
 import { addDays } from "../../src/time/plainDate.js";
 

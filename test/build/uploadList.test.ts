@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { planUpload } from "../../src/edge/uploadList.js";
+import { planUpload } from "../../src/build/uploadList.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { runInProcess } from "../cli/runInProcess.js";
 

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readBuildState } from "../build/buildState.js";
+import { deployedAssets } from "../edge/assetLimit.js";
 import { SpiStaticError } from "../exit/spiStaticError.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../site/siteContract.js";
-import { deployedAssets } from "./assetLimit.js";
 
 /**
  * The incremental upload of out/ to an object store (docs/deploy.md, "Past the assets limit"):
