@@ -20,6 +20,7 @@ import {
   parseListenHost,
   parseNights,
   parsePort,
+  parseRecordFilePath,
   parseSeconds,
   parseServerName,
   parseServiceTimeZone,
@@ -345,8 +346,14 @@ failed or the site cannot be reached.`,
     .option(
       "--since <file>",
       "the record (uploaded.json) of the last complete upload; without it, every document is put",
+      parseRecordFilePath,
     )
-    .option("--to <dir>", "where the lists and the new record are written", "upload")
+    .option(
+      "--to <dir>",
+      "where the lists and the new record are written",
+      parseFolderPath,
+      "upload",
+    )
     .option("--json", "print the counts as one line of JSON")
     .action((options: UploadListOptions) => dispatch(commands.uploadList, options));
 

@@ -21,6 +21,12 @@ export function parseDigestsFilePath(value: string): string {
   return value;
 }
 
+/** `upload-list --since ""` must not read as "no record": every document would be put again. */
+export function parseRecordFilePath(value: string): string {
+  if (value.trim() === "") throw new InvalidArgumentError("expected the path of an uploaded.json");
+  return value;
+}
+
 /**
  * `--data`, `--out`, `init [dir]`: `--out ""` (an unset variable in a cron line) must not mean
  * the current folder, where a build would publish beside the user's own files.
