@@ -17,7 +17,6 @@ import { publishedFqdns } from "../load/formats/radiodnsHost.js";
 import type { Broadcaster, Service } from "../load/model/broadcaster.js";
 import { InputError, type InputProblem } from "../load/text/inputProblem.js";
 import type { DataReport } from "../loadAndSchedule.js";
-import { planLogoDocuments } from "../logos/logoDocuments.js";
 import { withServiceEntries } from "../render/carriedServices.js";
 import { serviceInputs, siteInputs, withInputs } from "../render/documentInputs.js";
 import { renderSite } from "../render/renderSite.js";
@@ -30,13 +29,7 @@ import {
   type ScheduleReport,
   type ServiceCheck,
 } from "../schedule/scheduleBroadcaster.js";
-import {
-  fqdnOfKey,
-  KEYED_SI_PATH,
-  OPEN_SI_PATH,
-  type PlannedDocument,
-  type SiteDocument,
-} from "../site/siteContract.js";
+import { fqdnOfKey, KEYED_SI_PATH, OPEN_SI_PATH, type SiteDocument } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { openAheadFolder } from "./aheadFolder.js";
 import { fingerprintBuild, fingerprintProgram } from "./buildFingerprint.js";
@@ -59,8 +52,9 @@ import { openDigestRecord } from "./digestRecord.js";
 import { observeState, type SeenFile, seeUnchanged } from "./fileState.js";
 import { refuseHostChange } from "./hostChange.js";
 import { openInputCacheFolder } from "./inputCacheFolder.js";
-import { type InputsRecord, readInputsRecord, recordedDigests } from "./inputsRecord.js";
+import { type InputsRecord, readInputsRecord } from "./inputsRecord.js";
 import { readKeptServices, recordServiceRoutes } from "./keptServices.js";
+import { type PlannedLogo, planLogoDocuments } from "./plannedLogos.js";
 import {
   findUpToDateSite,
   holdOutputFolder,
@@ -250,10 +244,7 @@ async function buildLocked(
     );
     // Logos made from source images (src/logos, issue 27), before anything is written; published
     // first, so SI never names a logo not yet there.
-    const logos = await planLogoDocuments(broadcaster, outDir, {
-      force,
-      published: recordedDigests(state),
-    });
+    const logos = await planLogoDocuments(outDir, planned.state, state, broadcaster, now);
     const tally = new PlanTally();
     // Carried over with --keep-going: the SI entries of the services that broke.
     const carriedTo = new Map([
@@ -349,7 +340,7 @@ function* documentsToPublish({
   planned: Planned;
   ahead: RenderAhead;
   tally: PlanTally;
-  logos: readonly PlannedDocument[];
+  logos: readonly PlannedLogo[];
   carriedTo: ReadonlyMap<string, string[]>;
   serviceInformation: string;
   edgeFiles: readonly SiteDocument[];
@@ -361,11 +352,9 @@ function* documentsToPublish({
   };
   const decide = (path: string, inputs: string) =>
     note(path, settle(outDir, path, planDocument(planned.state, path, inputs)));
-  for (const logo of logos) {
-    const decision = decide(logo.path, logo.inputs);
-    yield decision.render
-      ? { path: logo.path, inputs: logo.inputs, content: logo.render() }
-      : { path: logo.path, inputs: logo.inputs, reused: decision.file };
+  for (const { document, decision } of logos) {
+    note(document.path, decision);
+    yield document;
   }
   const toRender = {
     programmeInformation: new Map<string, PlainDate[]>(),

@@ -1,5 +1,5 @@
 import { imageSizeOf } from "../logos/imageSize.js";
-import { LOGO_FILE } from "../logos/supersededLogos.js";
+import { LOGO_FILE } from "../logos/logoDocuments.js";
 import type { RawResponse } from "./fetchExactly.js";
 
 /** A logo an SI document names: where, and the format and size SI promises for it. */
