@@ -1,4 +1,4 @@
-import { imageSizeOf } from "../logos/imageSize.js";
+import { imageIsWhole, imageSizeOf } from "../logos/imageSize.js";
 import { LOGO_FILE } from "../logos/logoDocuments.js";
 import type { RawResponse } from "./fetchExactly.js";
 
@@ -101,6 +101,8 @@ export function logoProblems(logo: NamedLogo, response: RawResponse): string[] {
     if (logo.width !== undefined && logo.height !== undefined && expected !== actual) {
       problems.push(`${actual} pixels, SI says ${expected}`);
     }
+    if (!imageIsWhole(response.bytes))
+      problems.push("damaged: cut short, or a PNG chunk's CRC fails");
   }
   return problems;
 }
