@@ -81,20 +81,17 @@ export async function planLogoDocuments(
     return { ...logo, decision: afterHashing(decision, seen || undefined) };
   });
   const toMake = settled.filter((logo) => logo.decision.render && logo.since === undefined);
-  const made = await makeLogos(toMake.map(({ path }) => recipes.get(path) ?? missing(path)));
+  const made = await makeLogos(toMake.flatMap(({ path }) => recipes.get(path) ?? []));
   const logos: PlannedLogo[] = [];
   state.logos = {};
   for (const { path, decision, since } of settled) {
     const inputs = logoInputs(path);
+    const content = made.get(path);
     if (!decision.render) {
       logos.push({ decision, document: { path, inputs, reused: decision.file } });
       if (since !== undefined) state.logos[path] = since;
-    } else if (since === undefined) {
-      logos.push({
-        decision,
-        document: { path, inputs, content: made.get(path) ?? missing(path) },
-      });
-    } else debug("logos", () => `${path}: superseded, and not as published: no longer kept`);
+    } else if (content) logos.push({ decision, document: { path, inputs, content } });
+    else debug("logos", () => `${path}: superseded, and not as published: no longer kept`);
   }
   const kept = Object.keys(state.logos).length;
   debug(
@@ -108,8 +105,4 @@ export async function planLogoDocuments(
       ` (${Math.round(performance.now() - started)} ms)`,
   );
   return logos;
-}
-
-function missing(path: string): never {
-  throw new Error(`no logo planned at ${path}`);
 }
