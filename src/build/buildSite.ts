@@ -17,7 +17,6 @@ import type { Broadcaster, Service } from "../load/model/broadcaster.js";
 import { publishedFqdns } from "../load/model/broadcaster.js";
 import { InputError, type InputProblem } from "../load/text/inputProblem.js";
 import type { DataReport } from "../loadAndSchedule.js";
-import { planLogoDocuments } from "../logos/logoDocuments.js";
 import { withServiceEntries } from "../render/carriedServices.js";
 import { serviceInputs, siteInputs, withInputs } from "../render/documentInputs.js";
 import { renderSite } from "../render/renderSite.js";
@@ -29,13 +28,7 @@ import {
   type ScheduleReport,
 } from "../schedule/scheduleBroadcaster.js";
 import type { LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
-import {
-  fqdnOfKey,
-  KEYED_SI_PATH,
-  OPEN_SI_PATH,
-  type PlannedDocument,
-  type SiteDocument,
-} from "../site/siteContract.js";
+import { fqdnOfKey, KEYED_SI_PATH, OPEN_SI_PATH, type SiteDocument } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { openAheadFolder } from "./aheadFolder.js";
 import { fingerprintProgram, readBuildSources } from "./buildFingerprint.js";
@@ -59,8 +52,9 @@ import { observeState, type SeenFile, seeUnchanged } from "./fileState.js";
 import { refuseHostChange } from "./hostChange.js";
 import { openInputCacheFolder } from "./inputCacheFolder.js";
 import { describeChanges, type InputChanges, inputChanges } from "./inputChanges.js";
-import { type InputsRecord, readInputsRecord, recordedDigests } from "./inputsRecord.js";
+import { type InputsRecord, readInputsRecord } from "./inputsRecord.js";
 import { readKeptServices, recordServiceRoutes } from "./keptServices.js";
+import { type PlannedLogo, planLogoDocuments } from "./plannedLogos.js";
 import {
   findUpToDateSite,
   holdOutputFolder,
@@ -267,10 +261,7 @@ async function buildLocked(
     );
     // Logos made from source images (src/logos, issue 27), before anything is written; published
     // first, so SI never names a logo not yet there.
-    const logos = await planLogoDocuments(broadcaster, outDir, {
-      force,
-      published: recordedDigests(state),
-    });
+    const logos = await planLogoDocuments(outDir, planned.state, state, broadcaster, now);
     const tally = new PlanTally();
     // Carried over with --keep-going: the SI entries of the services that broke.
     const carriedTo = new Map([
@@ -366,7 +357,7 @@ function* documentsToPublish({
   planned: Planned;
   ahead: RenderAhead;
   tally: PlanTally;
-  logos: readonly PlannedDocument[];
+  logos: readonly PlannedLogo[];
   carriedTo: ReadonlyMap<string, string[]>;
   serviceInformation: string;
   edgeFiles: readonly SiteDocument[];
@@ -381,11 +372,9 @@ function* documentsToPublish({
   };
   const decide = (path: string, inputs: string, detail?: () => string | undefined) =>
     note(path, settle(outDir, path, planDocument(planned.state, path, inputs, detail)));
-  for (const logo of logos) {
-    const decision = decide(logo.path, logo.inputs);
-    yield decision.render
-      ? { path: logo.path, inputs: logo.inputs, content: logo.render() }
-      : { path: logo.path, inputs: logo.inputs, reused: decision.file };
+  for (const { document, decision } of logos) {
+    note(document.path, decision);
+    yield document;
   }
   const toRender = {
     programmeInformation: new Map<string, PlainDate[]>(),

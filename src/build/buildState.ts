@@ -50,6 +50,7 @@ export interface BuildState {
   checks: StateParts["checks"];
   digests: StateParts["digests"];
   services: StateParts["services"];
+  logos: StateParts["logos"];
   /** buildStamp.ts; none after a build with errors, and until the stale files are pruned. */
   stamp: StoredStamp | undefined;
   /** The damaged parts that were dropped, and what the build did instead (BuildSummary.notes). */
@@ -74,6 +75,7 @@ export function readBuildState(outDir: string, notes: ShortcutNotes = []): Build
     checks: parts.checks,
     digests: parts.digests,
     services: parts.services,
+    logos: parts.logos,
     stamp: parts.stamp ?? undefined,
     journaledVersions: new Map(),
     unfinished: false,
@@ -112,7 +114,7 @@ function parseState(path: string, text: string, notes: ShortcutNotes): StatePart
   for (const name of PART_NAMES) {
     const value = stored[name];
     // Absent from a state.json written before it was a part: as on a first build, unsaid.
-    if (value === undefined && name === "services") continue;
+    if (value === undefined && (name === "services" || name === "logos")) continue;
     // A digest changed by a byte has its shape, and would be read as its data file changing:
     // without a sum (a state written before them) every file is hashed again, once.
     if (sums === undefined && name === "digests") continue;
@@ -200,6 +202,7 @@ export function commitBuildState(
     checks: state.checks,
     digests: state.digests,
     services: state.services,
+    logos: state.logos,
     stamp: state.stamp ?? null,
   };
   const lines = PART_NAMES.map((name) => [name, JSON.stringify(parts[name])] as const);

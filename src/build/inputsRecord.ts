@@ -33,11 +33,6 @@ export function readInputsRecord(state: BuildState): InputsRecord {
   return record;
 }
 
-/** Each recorded file's digest, as the last complete build published it. */
-export function recordedDigests(state: BuildState): Map<string, string> {
-  return new Map(Object.entries(state.documents).map(([path, [, , digest]]) => [path, digest]));
-}
-
 /** Replaces the record in the state (written with it). */
 export function writeInputsRecord(state: BuildState, record: InputsRecord): void {
   const documents: BuildState["documents"] = {};

@@ -25,6 +25,8 @@ export interface StateParts {
   digests: Record<string, [state: string, digest: string]>;
   /** keptServices.ts: per service id, what it was published as. */
   services: Record<string, ServiceRoutes>;
+  /** plannedLogos.ts: per logo no longer named, when a build first left it out (UTC ms). */
+  logos: Record<string, number>;
   /** buildStamp.ts: what the last error-free build was made from; null after one with errors. */
   stamp: StoredStamp | null;
 }
@@ -64,6 +66,7 @@ export const PART_NAMES: readonly PartName[] = [
   "checks",
   "digests",
   "services",
+  "logos",
   "stamp",
 ];
 
@@ -76,6 +79,7 @@ export function emptyParts(): StateParts {
     checks: {},
     digests: {},
     services: {},
+    logos: {},
     stamp: null,
   };
 }
@@ -90,6 +94,7 @@ export const INSTEAD: Record<PartName, string> = {
   checks: "every service was laid out and checked again",
   digests: "every data file was read and hashed again",
   services: "a broken service's files were looked for under the provider's host and its id",
+  logos: "logos no longer named are kept 48 h from this build",
   stamp: "the build was not taken as up to date",
 };
 
@@ -204,6 +209,7 @@ export const VALIDATORS: { [Name in PartName]: Check<StateParts[Name]> } = {
       ROUTE_KEY.test(entry.key) &&
       listOf(isString)(entry.bearers),
   ),
+  logos: sitePaths(isCount),
   stamp: (value): value is StoredStamp | null =>
     value === null ||
     (isObject(value) &&

@@ -1,3 +1,5 @@
+import { crc32 } from "node:zlib";
+
 /** An image's format and pixel size, as its header says. */
 export interface ImageSize {
   format: "png" | "jpeg";
@@ -55,4 +57,28 @@ function jpegSize(bytes: Buffer): ImageSize | undefined {
     at += 2 + length;
   }
   return undefined;
+}
+
+/**
+ * Whether an image's bytes are whole: every chunk of a PNG matches its CRC, up to an IEND that
+ * ends the file (a changed byte or a cut is found); a JPEG, which has no sums, ends with its
+ * end-of-image marker (a cut is found, a changed byte inside is not).
+ */
+export function imageIsWhole(bytes: Buffer): boolean {
+  if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
+    return bytes[0] === 0xff && bytes[1] === 0xd8 && bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9;
+  }
+  let at = 8;
+  while (at + 12 <= bytes.length) {
+    const end = at + 12 + bytes.readUInt32BE(at);
+    if (
+      end > bytes.length ||
+      crc32(bytes.subarray(at + 4, end - 4)) !== bytes.readUInt32BE(end - 4)
+    ) {
+      return false;
+    }
+    if (bytes.toString("latin1", at + 4, at + 8) === "IEND") return end === bytes.length;
+    at = end;
+  }
+  return false;
 }

@@ -1,5 +1,5 @@
-import { imageSizeOf } from "../logos/imageSize.js";
-import { LOGO_FILE } from "../logos/supersededLogos.js";
+import { imageIsWhole, imageSizeOf } from "../logos/imageSize.js";
+import { LOGO_FILE } from "../logos/logoDocuments.js";
 import type { RawResponse } from "./fetchExactly.js";
 
 /** A logo an SI document names: where, and the format and size SI promises for it. */
@@ -101,6 +101,8 @@ export function logoProblems(logo: NamedLogo, response: RawResponse): string[] {
     if (logo.width !== undefined && logo.height !== undefined && expected !== actual) {
       problems.push(`${actual} pixels, SI says ${expected}`);
     }
+    if (!imageIsWhole(response.bytes))
+      problems.push("damaged: cut short, or a PNG chunk's CRC fails");
   }
   return problems;
 }

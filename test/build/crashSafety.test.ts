@@ -201,10 +201,11 @@ describe("a build killed with SIGKILL at random moments", () => {
       // The stamp and the document record hold inodes and modification times, which no two
       // builds share; the digest record the data files' (and which had settled when it ran).
       // Versions are the one other difference: the rerun's documents have changed more often.
-      const parts = ["documents", "stamp", "digests", "versions"];
+      // The logos part names the other night's logos this rerun keeps (below).
+      const parts = ["documents", "stamp", "digests", "versions", "logos"];
       const converged = withoutStateParts(await readTree(outDir), parts);
       const expected = withoutStateParts(new Map(reference.get(variant.name)), parts);
-      // The other night's logos stay published for a grace period (src/logos/supersededLogos.ts),
+      // The other night's logos stay published for a grace period (src/build/plannedLogos.ts),
       // each exactly as that night wrote it, and owned, so a later build prunes them.
       const other = reference.get(variant === TONIGHT ? LAST_NIGHT.name : TONIGHT.name);
       const superseded = new Set<string>();

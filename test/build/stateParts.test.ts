@@ -32,6 +32,8 @@ describe("each part of the state passes its own validator or is dropped", () => 
     ["documents", { "SI.xml": ["in", "", DIGEST] }, { "SI.xml": ["in", "", "not hex"] }],
     ["digests", { "1:2": ["state", DIGEST] }, { "1:2": ["state"] }],
     ["services", { pop: { key: "rdns.example/pop", bearers: [] } }, { pop: { key: "pop" } }],
+    ["logos", { "logos/provider/32x32-0123456789abcdef.png": 1 }, { "../x.png": 1 }],
+    ["logos", { "logos/provider/32x32-0123456789abcdef.png": 1 }, { "a.png": "yesterday" }],
     ["checks", { pop: check([problem]) }, { pop: check([{ ...problem, line: undefined }]) }],
     ["checks", { pop: check([]) }, { pop: check([{ ...problem, severity: "fatal" }]) }],
     [

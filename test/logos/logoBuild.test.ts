@@ -7,7 +7,6 @@ import { edgeSiteOf } from "../../src/edge/edgeFiles.js";
 import { createEdgeWorker } from "../../src/edge/edgeRules.js";
 import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
 import { imageSizeOf } from "../../src/logos/imageSize.js";
-import { SUPERSEDED_LOGO_GRACE_MS } from "../../src/logos/supersededLogos.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
 import { validateSpiDocuments } from "../../src/xsd/validateSpiDocuments.js";
 import { runCli } from "../cli/runCli.js";
@@ -137,11 +136,6 @@ describe("logos made by the build", () => {
       service,
       (await readFile(service, "utf8")).replace("logos/one.svg", "logos/two.svg"),
     );
-    // Published long ago: the grace period counts from when SI stopped naming them, not from then.
-    const longAgo = new Date(Date.parse(MONDAY) - 2 * SUPERSEDED_LOGO_GRACE_MS);
-    for (const path of monday.keys()) {
-      await utimes(join(outDir, "logos", path), longAgo, longAgo);
-    }
     const changed = await build(dir, outDir, TUESDAY);
     expect(changed.debug).toEqual([
       "spi-static debug logos: 10 logos from sources: 5 made, 5 already published under their name; 5 superseded kept for 48 h (N ms)",
@@ -166,21 +160,51 @@ describe("logos made by the build", () => {
       expect([path, response.status]).toEqual([path, 200]);
     }
 
-    // A later build within the grace period keeps them, and says so.
-    const wednesday = await build(dir, outDir, WEDNESDAY);
+    // A later build within the grace period keeps them, and says so. The period is in the state,
+    // not in file times: old times (a restore, a copy) change nothing, nor does --force.
+    const longAgo = new Date(Date.parse(MONDAY) - 7 * 24 * 3_600_000);
+    for (const path of old) await utimes(join(outDir, "logos", path), longAgo, longAgo);
+    const wednesday = await build(dir, outDir, WEDNESDAY, "--force");
     expect(wednesday.debug).toEqual([
-      "spi-static debug logos: 10 logos from sources: 0 made, 10 already published under their name; 5 superseded kept for 48 h (N ms)",
+      "spi-static debug logos: 10 logos from sources: 10 made, 0 already published under their name; 5 superseded kept for 48 h (N ms)",
     ]);
     expect(await filesUnder(join(outDir, "logos"))).toEqual(after);
 
-    // Superseded longer ago than the grace period (by the file's time): pruned, the rest untouched.
-    for (const path of old) await utimes(join(outDir, "logos", path), longAgo, longAgo);
+    // 48 h after the build that first left them out (by the build's clock): pruned, the rest untouched.
     const thursday = await build(dir, outDir, THURSDAY);
     expect(thursday.code, thursday.stderr).toBe(0);
+    expect(thursday.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 0 made, 10 already published under their name (N ms)",
+    ]);
     const pruned = await filesUnder(join(outDir, "logos"));
     expect([...pruned.keys()].sort()).toEqual(
       [...after.keys()].filter((p) => !old.includes(p)).sort(),
     );
+  });
+
+  it("drops a superseded logo whose file is no longer the one published, rather than keep it damaged", async () => {
+    const dir = await dataFolder("superseded-damaged");
+    const outDir = join(root, "out-superseded-damaged");
+    expect((await build(dir, outDir, MONDAY)).code).toBe(0);
+    const monday = await filesUnder(join(outDir, "logos"));
+    await writeFile(join(dir, "logos/one.svg"), SVG.replace("#0b3c5d", "#c8102e"));
+    const tuesday = await build(dir, outDir, TUESDAY);
+    expect(tuesday.debug).toEqual([
+      "spi-static debug logos: 10 logos from sources: 10 made, 0 already published under their name; 10 superseded kept for 48 h (N ms)",
+    ]);
+    const [damaged = "", ...others] = [...monday.keys()];
+    const bytes = Buffer.from(monday.get(damaged) ?? "");
+    const middle = bytes.length >> 1;
+    bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;
+    await writeFile(join(outDir, "logos", damaged), bytes);
+    const wednesday = await build(dir, outDir, WEDNESDAY);
+    expect(wednesday.debug).toEqual([
+      `spi-static debug logos: logos/${damaged}: superseded, and not as published: no longer kept`,
+      "spi-static debug logos: 10 logos from sources: 0 made, 10 already published under their name; 9 superseded kept for 48 h (N ms)",
+    ]);
+    const after = await filesUnder(join(outDir, "logos"));
+    expect(after.has(damaged)).toBe(false);
+    for (const path of others) expect(after.get(path)).toEqual(monday.get(path));
   });
 
   it("writes nothing when a source cannot make its logos", async () => {

@@ -67,4 +67,17 @@ describe("the logos an SI names", () => {
       logoProblems(jpeg, { ...answer(Buffer.from("<html/>"), "text/html", ""), status: 404 }),
     ).toEqual(["status 404"]);
   });
+
+  it("must be whole: a PNG with a byte changed inside is found by its chunks' CRCs", async () => {
+    const [made] = logosNamedIn(SI);
+    if (!made) throw new Error("a PNG logo expected");
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: "#123" } })
+      .png()
+      .toBuffer();
+    const middle = png.length >> 1;
+    png[middle] = (png[middle] ?? 0) ^ 0xff;
+    expect(logoProblems(made, answer(png, "image/png", IMMUTABLE))).toEqual([
+      "damaged: cut short, or a PNG chunk's CRC fails",
+    ]);
+  });
 });
