@@ -60,8 +60,9 @@ function scanFolder(
       scanFolder(outDir, path, contents, listFiles && path !== STATE_DIR);
     } else if (!entry.isFile()) {
       contents.unsafe.push(path);
-    } else if (!listFiles) {
-      // Bookkeeping: the build's own, neither foreign nor a leftover.
+    } else if (!listFiles && !(prefix === STATE_DIR && isTemporaryFile(entry.name))) {
+      // Bookkeeping: the build's own, neither foreign nor a leftover. A state file's temporary
+      // in _spi-static/ is a killed build's (the lock holder alone writes there).
     } else if (isTemporaryFile(entry.name)) {
       contents.leftovers.push(path);
     } else {

@@ -289,12 +289,14 @@ describe("the build lock", () => {
     await expect(publishSite(outDir, [si()])).rejects.toThrow(/pid 1 on elsewhere/);
   });
 
-  it("removes what builds killed while taking or breaking the lock left behind", async () => {
+  it("removes what builds killed while taking the lock or writing the state left behind", async () => {
     // A kill between writing a temporary and removing it (createExclusively) leaves these.
+    // A kill while the state was written (writeFileAtomically) leaves its temporary.
     const left = [
       "build.lock.0123456789ab.new",
       "build.lock.break.ba9876543210.new",
       "build.lock.break",
+      ".state.json.4242-0.spi-static.tmp",
     ];
     await mkdir(join(outDir, "_spi-static"), { recursive: true });
     for (const name of left) await writeFile(join(outDir, "_spi-static", name), "{}");
