@@ -1,4 +1,13 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -225,5 +234,23 @@ describe("import --download-logos of a site spi-static built, from its folder", 
     );
     const service = parse(await readFile(join(dataDir, "services/one.yaml"), "utf8"));
     expect(service.logo).toBeUndefined();
+  });
+
+  it("does not read a logo through a linked folder on the way", async () => {
+    const site = await siteCopy("site-linked-folder");
+    const elsewhere = join(root, "elsewhere");
+    await rename(join(site, "logos/services"), elsewhere);
+    await symlink(elsewhere, join(site, "logos/services"));
+    const result = await importToDataFolder({
+      from: { files: [site] },
+      dataDir: join(root, "data-site-linked-folder"),
+      timeZone: "Europe/London",
+      now: NOW,
+      force: false,
+      downloadLogos: { timeoutMs: 5000 },
+    });
+    expect(result.notes.map((n) => `${n.origin}: ${n.message}`)).toContainEqual(
+      expect.stringMatching(/^service one: logos kept as URLs: .* is not in the imported folder/),
+    );
   });
 });

@@ -157,5 +157,6 @@ describe("importing spi-static's build of the synthetic benchmark broadcaster", 
     expect(newYork.dates).toEqual(schedule.dates);
     const service = parse(await readFile(join(trip.imported, "services/s0004.yaml"), "utf8"));
     expect(service.timeZone).toBe("America/New_York");
-  });
+    // Two builds of 5 services × 17 days and an import: about 50 s on the shared 2-core machine.
+  }, 180_000);
 });

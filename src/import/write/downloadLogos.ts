@@ -51,14 +51,12 @@ export async function downloadLogos(
   notes: ImportNote[],
 ): Promise<{ data: ImportedData; files: DownloadedFile[] }> {
   const files: DownloadedFile[] = [];
-  const siteLogos =
-    data.provider.discovery?.host === undefined ? undefined : data.provider.discovery;
+  const { host, httpsPort } = data.provider.discovery ?? {};
   const imageAt = (url: string) => {
-    const path = siteLogos && siteLogoPath(url, siteLogos.host ?? "", siteLogos.httpsPort);
+    const path = host === undefined ? undefined : siteLogoPath(url, host, httpsPort);
     if (path === undefined) return fetchImage(url, deadline);
-    if ("apiRoot" in site)
-      return fetchImage(new URL(`.${path}`, `${site.apiRoot.replace(/\/*$/, "")}/`).href, deadline);
-    return readSiteImage(site.folders, path);
+    if ("folders" in site) return readSiteImage(site.folders, path);
+    return fetchImage(new URL(`.${path}`, `${site.apiRoot.replace(/\/*$/, "")}/`).href, deadline);
   };
   const own = <T extends LogoOwner>(input: T, folder: string, origin: string) =>
     ownLogos(input, folder, origin, imageAt, notes, files);
@@ -177,16 +175,26 @@ function siteLogoPath(
     : undefined;
 }
 
-/** The image at `path` below the first of the imported folders that has it as a regular file. */
+/**
+ * The image at `path` below the first of the imported folders that has it as a regular file,
+ * reached through folders only: a link on the way is not followed (it could lead anywhere).
+ */
 async function readSiteImage(folders: readonly string[], path: string): Promise<Fetched | string> {
+  if (folders.length === 0) return "is on the site imported, but no folder of it was given";
+  const parts = path.split("/").filter(Boolean);
   for (const folder of folders) {
-    const file = join(folder, path);
-    const info = await lstat(file).catch(() => undefined);
-    if (!info?.isFile()) continue;
-    if (info.size > MAX_LOGO_BYTES) return `(${file}) is larger than 2 MB`;
+    const file = join(folder, ...parts);
+    const infos = await Promise.all(
+      parts.map((_, depth) =>
+        lstat(join(folder, ...parts.slice(0, depth + 1))).catch(() => undefined),
+      ),
+    );
+    const last = infos.at(-1);
+    if (!last?.isFile() || !infos.slice(0, -1).every((info) => info?.isDirectory())) continue;
+    if (last.size > MAX_LOGO_BYTES) return `(${file}) is larger than 2 MB`;
     return imageOf(await readFile(file));
   }
-  return `is not in the imported folder (${folders.join(", ")}) at ${path.slice(1)}`;
+  return `is not in the imported folder (${folders.join(", ")}) at ${parts.join("/")}`;
 }
 
 /** What the bytes are: a PNG or JPEG and its size, or why not. */
