@@ -1,4 +1,4 @@
-import { lstat, mkdir, writeFile } from "node:fs/promises";
+import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UsageError } from "../exit/spiStaticError.js";
 import type { InputProblem } from "../load/text/inputProblem.js";
@@ -12,7 +12,7 @@ import { type FeedDocument, parseFeedDocuments } from "./read/parseFeedDocuments
 import { readFeedFiles } from "./read/readFeedFiles.js";
 import { RunDeadline } from "./read/runDeadline.js";
 import { dataFolderFiles } from "./write/dataFolderFiles.js";
-import { downloadLogos } from "./write/downloadLogos.js";
+import { downloadLogos, type ImportedSite } from "./write/downloadLogos.js";
 
 export interface ImportRequest {
   /** Files and folders of SI and PI documents, or a live API. */
@@ -85,6 +85,16 @@ async function existingTargets(
   return existing;
 }
 
+/** The folders among the import's sources (a site copy's logos are below one). */
+async function foldersOf(sources: readonly string[]): Promise<string[]> {
+  const folders = await Promise.all(
+    sources.map(async (path) =>
+      (await stat(path).catch(() => undefined))?.isDirectory() ? [path] : [],
+    ),
+  );
+  return folders.flat();
+}
+
 /** The data folder has files that the import would replace, and --force was not given. */
 export class ImportTargetExists extends UsageError {}
 
@@ -125,9 +135,20 @@ export async function importToDataFolder(request: ImportRequest): Promise<Import
     notes,
   );
   // Logos fetched into sources when asked (issue 27); written with the YAML files.
+  const site: ImportedSite =
+    "api" in request.from
+      ? { apiRoot: request.from.api.baseUrl }
+      : { folders: await foldersOf(request.from.files) };
   const { data, files: images } = request.downloadLogos
-    ? await downloadLogos(imported, deadline, notes)
+    ? await downloadLogos(imported, site, deadline, notes)
     : { data: imported, files: [] };
+  const siteHost = imported.provider.discovery?.host;
+  if (!request.downloadLogos && siteHost !== undefined) {
+    notes.push({
+      origin: source,
+      message: `the logos stay URLs on ${siteHost}, where this data's build will be served: it publishes none for them, so they answer 404 once it replaces the site; --download-logos takes them from the imported copy as logo sources`,
+    });
+  }
   const files = [...dataFolderFiles(data, source), ...images];
 
   const existing = await existingTargets(request.dataDir, files);

@@ -1,4 +1,13 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -156,5 +165,92 @@ describe("spi-static import --download-logos", () => {
       "32x32.png",
       "600x600.png",
     ]);
+  });
+});
+
+describe("import --download-logos of a site spi-static built, from its folder", () => {
+  /** A one-service site whose SI names its logos on its host, as spi-static publishes them. */
+  async function siteCopy(name: string): Promise<string> {
+    const site = join(root, name);
+    const sizes = ["32x32", "112x32", "128x128", "320x240", "600x600"];
+    const logos = sizes.map((size) => {
+      const [width, height] = size.split("x");
+      return `<multimedia type="logo_unrestricted" url="https://spi.site.example/logos/services/one/${size}-0123456789abcdef.png" mimeValue="image/png" width="${width}" height="${height}"/>`;
+    });
+    await mkdir(join(site, "radiodns/spi/3.1"), { recursive: true });
+    await mkdir(join(site, "logos/services/one"), { recursive: true });
+    await writeFile(
+      join(site, "radiodns/spi/3.1/SI.xml"),
+      `<serviceInformation xmlns="http://www.worlddab.org/schemas/spi/31" xml:lang="en" creationTime="2026-11-22T00:00:00Z"><services><service><shortName>One</shortName><mediumName>Radio One</mediumName><mediaDescription>${logos.join("</mediaDescription><mediaDescription>")}</mediaDescription><genre href="urn:tva:metadata:cs:ContentCS:2011:3.6.4">Pop</genre><bearer id="https://stream.site.example/one.aac" cost="100" mimeValue="audio/aacp" bitrate="64"/><radiodns fqdn="rdns.site.example" serviceIdentifier="one"/></service></services></serviceInformation>`,
+    );
+    for (const size of sizes) {
+      const [width, height] = size.split("x").map(Number);
+      const png = await sharp({
+        create: { width: width ?? 0, height: height ?? 0, channels: 4, background: "#0a0" },
+      })
+        .png()
+        .toBuffer();
+      await writeFile(join(site, `logos/services/one/${size}-0123456789abcdef.png`), png);
+    }
+    return site;
+  }
+
+  it("reads the logos from the folder's logos/, never from the site's host", async () => {
+    const site = await siteCopy("site");
+    const dataDir = join(root, "data-site");
+    const result = await importToDataFolder({
+      from: { files: [site] },
+      dataDir,
+      timeZone: "Europe/London",
+      now: NOW,
+      force: false,
+      downloadLogos: { timeoutMs: 5000 },
+    });
+    expect(result.notes.map((n) => n.message).filter((m) => m.includes("logos kept"))).toEqual([]);
+    const service = parse(await readFile(join(dataDir, "services/one.yaml"), "utf8"));
+    expect(service.logo.source).toBe("logos/services/one/600x600.png");
+    expect(await readFile(join(dataDir, "logos/services/one/600x600.png"))).toEqual(
+      await readFile(join(site, "logos/services/one/600x600-0123456789abcdef.png")),
+    );
+  });
+
+  it("does not read a logo that is a link in the folder: the service keeps its URLs, with a note", async () => {
+    const site = await siteCopy("site-link");
+    const logo = join(site, "logos/services/one/600x600-0123456789abcdef.png");
+    await rm(logo);
+    await writeFile(join(root, "outside.png"), "not read");
+    await symlink(join(root, "outside.png"), logo);
+    const dataDir = join(root, "data-site-link");
+    const result = await importToDataFolder({
+      from: { files: [site] },
+      dataDir,
+      timeZone: "Europe/London",
+      now: NOW,
+      force: false,
+      downloadLogos: { timeoutMs: 5000 },
+    });
+    expect(result.notes.map((n) => `${n.origin}: ${n.message}`)).toContain(
+      `service one: logos kept as URLs: https://spi.site.example/logos/services/one/600x600-0123456789abcdef.png is not in the imported folder (${site}) at logos/services/one/600x600-0123456789abcdef.png`,
+    );
+    const service = parse(await readFile(join(dataDir, "services/one.yaml"), "utf8"));
+    expect(service.logo).toBeUndefined();
+  });
+
+  it("does not read a logo through a linked folder on the way", async () => {
+    const site = await siteCopy("site-linked-folder");
+    const elsewhere = join(root, "elsewhere");
+    await rename(join(site, "logos/services"), elsewhere);
+    await symlink(elsewhere, join(site, "logos/services"));
+    const result = await importToDataFolder({
+      from: { files: [site] },
+      dataDir: join(root, "data-site-linked-folder"),
+      timeZone: "Europe/London",
+      now: NOW,
+      force: false,
+      downloadLogos: { timeoutMs: 5000 },
+    });
+    expect(result.notes.map((n) => `${n.origin}: ${n.message}`)).toContainEqual(
+      expect.stringMatching(/^service one: logos kept as URLs: .* is not in the imported folder/),
+    );
   });
 });

@@ -6,6 +6,7 @@ import { buildSite } from "../../src/build/buildSite.js";
 import { importToDataFolder } from "../../src/import/importToDataFolder.js";
 import { type PreviewServer, startPreviewServer } from "../../src/serve/previewServer.js";
 import { runInProcess } from "../cli/runInProcess.js";
+import { expectSameLogos } from "./siteLogos.js";
 
 const EXAMPLE = new URL("../../data", import.meta.url).pathname;
 const NOW = Date.parse("2026-11-23T08:00:00Z");
@@ -57,9 +58,11 @@ describe("importing from a live SPI API (spi-static serve)", () => {
       force: false,
     });
     expect(live.problems.filter((p) => p.severity === "error")).toEqual([]);
-    // The one note: the site's host, which only its logos' URLs tell (it becomes discovery.host).
+    // The notes: the site's host, which only its logos' URLs tell (it becomes discovery.host),
+    // and that its logos stay URLs there without --download-logos.
     expect(live.notes.map((n) => n.message)).toEqual([
       "the logos are spi-static's own, served from spi.aareradio.example: discovery.host (where the site is served) is set to it",
+      expect.stringMatching(/^the logos stay URLs on spi\.aareradio\.example, .* answer 404 /),
     ]);
     expect(live.services).toBe(5);
     for (const path of [
@@ -72,6 +75,27 @@ describe("importing from a live SPI API (spi-static serve)", () => {
     }
     // The keyed SI was fetched: the streams are there.
     expect(await readFile(join(work, "live/services/news.yaml"), "utf8")).toContain("streams:");
+  });
+
+  it("with --download-logos, fetches the site's logos from the API it imports, and the rebuild publishes them", async () => {
+    const run = await runInProcess(
+      [
+        ...["import", server.origin, "--time-zone", "Europe/Zurich", "--data", "with-logos"],
+        ...["--key", KEY, "--now", "2026-11-23T08:00:00Z", "--download-logos"],
+      ],
+      work,
+    );
+    expect(run.exitCode, run.stdout).toBe(0);
+    expect(run.stdout).not.toContain("logos kept as URLs");
+    // spi.aareradio.example is not asked (nor could be): the logos come from the API imported.
+    const rebuilt = join(work, "with-logos-out");
+    await buildSite({
+      dataDir: join(work, "with-logos"),
+      outDir: rebuilt,
+      now: NOW,
+      keys: { keysList: KEY },
+    });
+    await expectSameLogos(join(work, "out"), rebuilt);
   });
 
   it("stops with exit 3 when PI needs a key and none is given, writing nothing", async () => {
@@ -95,6 +119,6 @@ describe("importing from a live SPI API (spi-static serve)", () => {
     );
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, services: 5 });
-    expect(JSON.parse(run.stdout).notes).toHaveLength(1);
+    expect(JSON.parse(run.stdout).notes).toHaveLength(2);
   });
 });

@@ -7,13 +7,18 @@ import { writeSyntheticDataset } from "../../bench/syntheticDataset.js";
 import { buildSite } from "../../src/build/buildSite.js";
 import { importToDataFolder } from "../../src/import/importToDataFolder.js";
 import { siteProgrammes } from "./programmeFacts.js";
+import { expectSameLogos, publishedLogos } from "./siteLogos.js";
 
 const EXAMPLE = new URL("../../data", import.meta.url).pathname;
 const NOW = Date.parse("2026-11-23T08:00:00Z");
 const KEY = "import-test-key-0000000001";
 
 /** Builds `dataDir`, imports the output, builds the import: both sites and the import's result. */
-async function roundTrip(dataDir: string, serviceTimeZones: Record<string, string> = {}) {
+async function roundTrip(
+  dataDir: string,
+  serviceTimeZones: Record<string, string> = {},
+  downloadLogos?: { timeoutMs: number },
+) {
   const work = await mkdtemp(join(tmpdir(), "spi-import-"));
   const original = join(work, "out");
   const imported = join(work, "data");
@@ -26,6 +31,7 @@ async function roundTrip(dataDir: string, serviceTimeZones: Record<string, strin
     serviceTimeZones,
     now: NOW,
     force: false,
+    downloadLogos,
   });
   await buildSite({ dataDir: imported, outDir: rebuilt, now: NOW, keys: { keysList: KEY } });
   return { original, imported, rebuilt, result };
@@ -37,12 +43,30 @@ describe("importing spi-static's own build of the example broadcaster", () => {
     trip = await roundTrip(EXAMPLE);
   });
 
-  it("writes a valid data folder and has nothing to report but where the site is served", () => {
+  it("writes a valid data folder and has nothing to report but where the site is served and its logos", () => {
     expect(trip.result.problems.filter((p) => p.severity === "error")).toEqual([]);
     expect(trip.result.notes.map((n) => n.message)).toEqual([
       "the logos are spi-static's own, served from spi.aareradio.example: discovery.host (where the site is served) is set to it",
+      "the logos stay URLs on spi.aareradio.example, where this data's build will be served: it publishes none for them, so they answer 404 once it replaces the site; --download-logos takes them from the imported copy as logo sources",
     ]);
     expect(trip.result.services).toBe(5);
+  });
+
+  it("without --download-logos, publishes none of the logos its SI names (the note's 404)", async () => {
+    const logos = await publishedLogos(trip.rebuilt);
+    expect(logos).toHaveLength(30);
+    expect(logos.filter((logo) => logo.bytes !== undefined)).toEqual([]);
+  });
+
+  it("with --download-logos, takes the logos from the imported folder and publishes every one again", async () => {
+    const withLogos = await roundTrip(EXAMPLE, {}, { timeoutMs: 15_000 });
+    expect(withLogos.result.problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(withLogos.result.notes.map((n) => n.message)).toEqual([
+      "the logos are spi-static's own, served from spi.aareradio.example: discovery.host (where the site is served) is set to it",
+    ]);
+    const bern = parse(await readFile(join(withLogos.imported, "services/bern.yaml"), "utf8"));
+    expect(bern.logo.source).toBe("logos/services/bern/600x600.png");
+    await expectSameLogos(withLogos.original, withLogos.rebuilt);
   });
 
   it("keeps discovery.host, which only the logos' URLs tell", async () => {
@@ -133,5 +157,6 @@ describe("importing spi-static's build of the synthetic benchmark broadcaster", 
     expect(newYork.dates).toEqual(schedule.dates);
     const service = parse(await readFile(join(trip.imported, "services/s0004.yaml"), "utf8"));
     expect(service.timeZone).toBe("America/New_York");
-  });
+    // Two builds of 5 services × 17 days and an import: about 50 s on the shared 2-core machine.
+  }, 180_000);
 });

@@ -30,6 +30,7 @@ import {
 import { importShows } from "./importShows.js";
 import { inferSchedule } from "./inferSchedule.js";
 import { localDateAndClock } from "./localTime.js";
+import { feedShortIdSlot, pinShortIdSlots } from "./shortIdSlots.js";
 
 /** A data folder's content: what provider.yaml, services/ and schedules/ will hold. */
 export interface ImportedData {
@@ -152,6 +153,11 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     });
     return { service, schedule, episodes };
   });
+  pinShortIdSlots(
+    services.map((s) => s.service),
+    host,
+    notes,
+  );
   if (fmCountry !== undefined && fmCountries.size === 1) {
     noteForeignFm(si.services, services, fmCountry, notes);
   }
@@ -449,25 +455,31 @@ function mostCommon<T extends string | undefined>(
 
 /**
  * `shortIds: unique` for a service whose programmes carry shortIds: the build's own when they
- * are its formula (from each start), else with a note that the feed's are not kept.
+ * are its formula (from each start, in the slot they show, written when not the id's own), else
+ * with a note that the feed's are not kept.
  */
 function shortIdPolicy(
   documents: readonly LocatedProgrammeInformation[],
   serviceId: string,
   notes: ImportNote[],
-): { shortIds?: "unique" } {
+): Pick<ServiceInput, "shortIds" | "shortIdSlot"> {
   const programmes = documents.flatMap((pi) => pi.document.programmes);
   const numbered = programmes.filter((p) => p.shortId !== undefined && p.shortId !== 0);
   const [first] = numbered;
   if (!first) return {};
+  const slot = feedShortIdSlot(numbered);
+  if (slot !== undefined) {
+    return {
+      shortIds: "unique",
+      ...(slot !== defaultShortIdSlot(serviceId) ? { shortIdSlot: slot } : {}),
+    };
+  }
   const foreign = numbered.filter(
     (p) => p.shortId !== programmeShortId(defaultShortIdSlot(serviceId), p.start),
   );
-  if (foreign[0]) {
-    notes.push({
-      origin: foreign[0].origin,
-      message: `the feed's programme shortIds are not kept (${foreign.length} differ): with shortIds: unique the build gives each programme one from its start`,
-    });
-  }
+  notes.push({
+    origin: foreign[0]?.origin ?? first.origin,
+    message: `the feed's programme shortIds are not kept (${foreign.length} differ): with shortIds: unique the build gives each programme one from its start`,
+  });
   return { shortIds: "unique" };
 }

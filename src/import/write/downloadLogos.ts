@@ -1,3 +1,5 @@
+import { lstat, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { LOGO_SIZES, type LogoSizeName } from "../../load/formats/logoSizes.js";
 import { imageLibrary } from "../../load/logos/logoSourceImage.js";
 import type {
@@ -28,6 +30,14 @@ interface Fetched {
 }
 
 /**
+ * What the import read: the folders given, or a live API's root. A site spi-static built
+ * publishes its logos under its discovery host, the host it will be served from again after the
+ * rebuild replaces it: they are taken from the copy being imported (a folder's `logos/`, the
+ * API's), not from that host.
+ */
+export type ImportedSite = { folders: readonly string[] } | { apiRoot: string };
+
+/**
  * `import --download-logos`: each provider's, service group's and service's logos fetched into the data folder
  * and named as a `logo` source (docs/logos.md) instead of by URL — the largest square one as the
  * source, each other expected size as the image drawn for it. An owner keeps its URLs, with a
@@ -36,12 +46,20 @@ interface Fetched {
  */
 export async function downloadLogos(
   data: ImportedData,
+  site: ImportedSite,
   deadline: RunDeadline,
   notes: ImportNote[],
 ): Promise<{ data: ImportedData; files: DownloadedFile[] }> {
   const files: DownloadedFile[] = [];
+  const { host, httpsPort } = data.provider.discovery ?? {};
+  const imageAt = (url: string) => {
+    const path = host === undefined ? undefined : siteLogoPath(url, host, httpsPort);
+    if (path === undefined) return fetchImage(url, deadline);
+    if ("folders" in site) return readSiteImage(site.folders, path);
+    return fetchImage(new URL(`.${path}`, `${site.apiRoot.replace(/\/*$/, "")}/`).href, deadline);
+  };
   const own = <T extends LogoOwner>(input: T, folder: string, origin: string) =>
-    ownLogos(input, folder, origin, deadline, notes, files);
+    ownLogos(input, folder, origin, imageAt, notes, files);
   const provider = await own(data.provider, "provider", "the provider");
   if (provider.serviceGroups) {
     const groups: Record<string, ServiceGroupInput> = {};
@@ -65,7 +83,7 @@ async function ownLogos<T extends LogoOwner>(
   input: T,
   folder: string,
   origin: string,
-  deadline: RunDeadline,
+  imageAt: (url: string) => Promise<Fetched | string>,
   notes: ImportNote[],
   files: DownloadedFile[],
 ): Promise<T> {
@@ -84,7 +102,7 @@ async function ownLogos<T extends LogoOwner>(
   );
   const fetched = new Map<LogoInput, Fetched>();
   for (const logo of [source, ...drawn]) {
-    const image = await fetchImage(logo.url, deadline);
+    const image = await imageAt(logo.url);
     if (typeof image === "string") return keep(`${logo.url} ${image}`);
     const [width, height] = dims(logo);
     if (image.width !== width || image.height !== height) {
@@ -136,6 +154,51 @@ async function fetchImage(url: string, deadline: RunDeadline): Promise<Fetched |
     if (deadline.passed()) return `was not fetched: ${deadline.spent}`;
     return `could not be fetched (${(error as Error).message})`;
   }
+  return imageOf(bytes);
+}
+
+/**
+ * The path below the site of a logo it published (`https://<host>[:port]/logos/…`), when `url`
+ * is one: what the import's copy of the site holds at that path.
+ */
+function siteLogoPath(
+  url: string,
+  host: string,
+  httpsPort: number | undefined,
+): string | undefined {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed?.protocol !== "https:" || parsed.hostname !== host.toLowerCase()) return undefined;
+  if (Number(parsed.port || 443) !== (httpsPort ?? 443)) return undefined;
+  // The URL parser has resolved dot segments; only plain names go into a file path.
+  return /^\/logos(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/.test(parsed.pathname)
+    ? parsed.pathname
+    : undefined;
+}
+
+/**
+ * The image at `path` below the first of the imported folders that has it as a regular file,
+ * reached through folders only: a link on the way is not followed (it could lead anywhere).
+ */
+async function readSiteImage(folders: readonly string[], path: string): Promise<Fetched | string> {
+  if (folders.length === 0) return "is on the site imported, but no folder of it was given";
+  const parts = path.split("/").filter(Boolean);
+  for (const folder of folders) {
+    const file = join(folder, ...parts);
+    const infos = await Promise.all(
+      parts.map((_, depth) =>
+        lstat(join(folder, ...parts.slice(0, depth + 1))).catch(() => undefined),
+      ),
+    );
+    const last = infos.at(-1);
+    if (!last?.isFile() || !infos.slice(0, -1).every((info) => info?.isDirectory())) continue;
+    if (last.size > MAX_LOGO_BYTES) return `(${file}) is larger than 2 MB`;
+    return imageOf(await readFile(file));
+  }
+  return `is not in the imported folder (${folders.join(", ")}) at ${parts.join("/")}`;
+}
+
+/** What the bytes are: a PNG or JPEG and its size, or why not. */
+async function imageOf(bytes: Buffer): Promise<Fetched | string> {
   if (bytes.length > MAX_LOGO_BYTES) return "is larger than 2 MB";
   try {
     const library = await imageLibrary();
