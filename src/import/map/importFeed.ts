@@ -2,13 +2,10 @@ import { UsageError } from "../../exit/spiStaticError.js";
 import { radiodnsHostProblem } from "../../load/formats/radiodnsHost.js";
 import { SERVICE_ID_PATTERN } from "../../load/formats/spiFormat.js";
 import { defaultShortIdSlot } from "../../load/model/shortIdSlot.js";
-import type {
-  EpisodeInput,
-  ProviderInput,
-  ScheduleInput,
-  ServiceInput,
-  ServiceRadiodnsInput,
-} from "../../load/schema/inputSchema.js";
+import type { EpisodeInput } from "../../load/schema/episodesSchema.js";
+import type { ProviderInput } from "../../load/schema/providerSchema.js";
+import type { ScheduleInput } from "../../load/schema/scheduleSchema.js";
+import type { ServiceInput, ServiceRadiodnsInput } from "../../load/schema/serviceSchema.js";
 import { programmeShortId } from "../../schedule/programmeShortId.js";
 import { radiodnsKey } from "../../site/siteContract.js";
 import type { PlainDate } from "../../time/plainDate.js";

@@ -1,10 +1,6 @@
-import {
-  type EpisodeInput,
-  episodeSchema,
-  type Link,
-  type Show,
-  showSchema,
-} from "../../load/schema/inputSchema.js";
+import { type EpisodeInput, episodeSchema } from "../../load/schema/episodesSchema.js";
+import type { Link } from "../../load/schema/sharedFields.js";
+import { type Show, showSchema } from "../../load/schema/showSchema.js";
 import { websiteLabel } from "../../render/websiteLabel.js";
 import { programmeCrid, showGroupCrid } from "../../schedule/programmeCrid.js";
 import type { ImportNote } from "../importNote.js";

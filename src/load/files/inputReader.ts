@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
 import { debug } from "../../debug/debugLog.js";
 import { notePhase } from "../../debug/memoryPhases.js";
-import type { InputKind, InputOf } from "../schema/inputSchema.js";
+import type { InputKind, InputOf } from "../schema/inputKinds.js";
 import { type ValidatedText, validateInputText } from "../schema/validateInputText.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import { lazyYamlFile, type YamlFile } from "../text/readYamlFile.js";

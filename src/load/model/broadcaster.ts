@@ -1,7 +1,20 @@
 import type { PlainDate, Weekday } from "../../time/plainDate.js";
 import type { LogoSizeName } from "../formats/logoSizes.js";
 import type { LogoType } from "../formats/spiFormat.js";
-import type * as Input from "../schema/inputSchema.js";
+import type { ShortIdPolicy } from "../schema/fieldValues.js";
+import type { DatedEntry as DatedEntryInput } from "../schema/scheduleSchema.js";
+import type {
+  Description as DescriptionInput,
+  Genre as GenreInput,
+  Link as LinkInput,
+  Names as NamesInput,
+  Translation as TranslationInput,
+} from "../schema/sharedFields.js";
+import type {
+  OnDemandFile as OnDemandFileInput,
+  ProgrammeEventInput,
+  Show as ShowInput,
+} from "../schema/showSchema.js";
 import type { InputProblem, SourceRef } from "../text/inputProblem.js";
 
 /**
@@ -29,7 +42,7 @@ export interface Provider {
   readonly radiodnsHost: string;
   readonly cridAuthority: string;
   readonly piMarginHours: number;
-  readonly shortIds: Input.ShortIdPolicy;
+  readonly shortIds: ShortIdPolicy;
   /** The services' default: publish programmeEvent elements. */
   readonly programmeEvents: boolean;
   readonly logos: readonly Logo[];
@@ -142,7 +155,7 @@ export interface Service {
   readonly language: string;
   readonly timeZone: string;
   /** Its programmes' shortIds: 0, or unique ones from their starts (the provider's unless its own). */
-  readonly shortIds: Input.ShortIdPolicy;
+  readonly shortIds: ShortIdPolicy;
   /** Its shows' events are published as programmeEvent elements (false: left out of PI). */
   readonly programmeEvents: boolean;
   /** Its share of the provider's unique shortIds (schedule/programmeShortId.ts). */
@@ -242,7 +255,7 @@ export interface Episode {
 
 /** A segment of a programme, times in minutes after the programme's start. */
 export type ProgrammeEvent = Omit<
-  DeepReadonly<Input.ProgrammeEventInput>,
+  DeepReadonly<ProgrammeEventInput>,
   "offset" | "duration" | "every"
 > & {
   readonly offset: number;
@@ -254,7 +267,7 @@ export type ProgrammeEvent = Omit<
 
 /** Catch-up availability; instants in UTC ms, lengths in minutes. */
 export interface OnDemand {
-  readonly files: readonly DeepReadonly<Input.OnDemandFile>[];
+  readonly files: readonly DeepReadonly<OnDemandFileInput>[];
   /** Undefined: from the end of each airing. */
   readonly from: number | undefined;
   readonly until: number | undefined;
@@ -271,21 +284,21 @@ type DeepReadonly<T> = T extends readonly (infer Item)[]
     ? { readonly [Key in keyof T]: DeepReadonly<T[Key]> }
     : T;
 
-export type Description = DeepReadonly<Input.Description>;
-export type Genre = DeepReadonly<Input.Genre>;
-export type Link = DeepReadonly<Input.Link>;
-export type Names = DeepReadonly<Input.Names>;
+export type Description = DeepReadonly<DescriptionInput>;
+export type Genre = DeepReadonly<GenreInput>;
+export type Link = DeepReadonly<LinkInput>;
+export type Names = DeepReadonly<NamesInput>;
 /** A show as published: its events and on-demand availability resolved to times. */
-export type Show = Omit<DeepReadonly<Input.Show>, "events" | "onDemand"> & {
+export type Show = Omit<DeepReadonly<ShowInput>, "events" | "onDemand"> & {
   readonly events?: readonly ProgrammeEvent[];
   readonly onDemand?: OnDemand;
   /** Given by an episode only: a locator names one broadcast event, never every airing of a show. */
   readonly terrestrialEventLocator?: string;
 };
-export type Translation = DeepReadonly<Input.Translation>;
+export type Translation = DeepReadonly<TranslationInput>;
 /** By language tag; a language appears once (tags compared case-insensitively). */
 export type Translations = Readonly<Record<string, Translation>>;
-export type DatedEntry = DeepReadonly<Input.DatedEntry>;
+export type DatedEntry = DeepReadonly<DatedEntryInput>;
 
 /** Every Authoritative FQDN a build publishes under: the provider's first, then the services' own. */
 export function authoritativeFqdns(broadcaster: Broadcaster): string[] {
