@@ -2,7 +2,7 @@ import { sameLanguage } from "../../load/formats/languageTag.js";
 import { linkUriProblem } from "../../load/formats/linkUri.js";
 import { mediaTypeProblem } from "../../load/formats/mediaType.js";
 import { DESCRIPTION_LENGTHS, NAME_LENGTHS } from "../../load/formats/spiFormat.js";
-import type { Description, Link, Names, Translation } from "../../load/schema/sharedFields.js";
+import type { Description, Link, Names, Translation } from "../../load/schema/fields.js";
 import type { ImportNote } from "../importNote.js";
 import type { FeedDescriptions, FeedLink, FeedNames, LocalisedText } from "../read/feedModel.js";
 

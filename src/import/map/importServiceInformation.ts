@@ -1,9 +1,9 @@
 import { imageMimeType, mediaTypeProblem } from "../../load/formats/mediaType.js";
 import { gccProblem, parseBroadcastBearer } from "../../load/formats/radiodnsBearer.js";
 import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../../load/formats/spiFormat.js";
+import type { GeolocationInput, LogoInput } from "../../load/schema/fields.js";
 import type { ProviderInput, ServiceGroupInput } from "../../load/schema/providerSchema.js";
 import type { ServiceInput, ServiceRadiodnsInput } from "../../load/schema/serviceSchema.js";
-import type { GeolocationInput, LogoInput } from "../../load/schema/sharedFields.js";
 import type { ImportNote } from "../importNote.js";
 import type {
   FeedBearer,

@@ -1,5 +1,5 @@
 import { type EpisodeInput, episodeSchema } from "../../load/schema/episodesSchema.js";
-import type { Link } from "../../load/schema/sharedFields.js";
+import type { Link } from "../../load/schema/fields.js";
 import { type Show, showSchema } from "../../load/schema/showSchema.js";
 import { websiteLabel } from "../../render/websiteLabel.js";
 import { programmeCrid, showGroupCrid } from "../../schedule/programmeCrid.js";

@@ -1,15 +1,15 @@
 import type { PlainDate, Weekday } from "../../time/plainDate.js";
 import type { LogoSizeName } from "../formats/logoSizes.js";
 import type { LogoType } from "../formats/spiFormat.js";
-import type { ShortIdPolicy } from "../schema/fieldValues.js";
-import type { DatedEntry as DatedEntryInput } from "../schema/scheduleSchema.js";
 import type {
   Description as DescriptionInput,
   Genre as GenreInput,
   Link as LinkInput,
   Names as NamesInput,
+  ShortIdPolicy,
   Translation as TranslationInput,
-} from "../schema/sharedFields.js";
+} from "../schema/fields.js";
+import type { DatedEntry as DatedEntryInput } from "../schema/scheduleSchema.js";
 import type {
   OnDemandFile as OnDemandFileInput,
   ProgrammeEventInput,

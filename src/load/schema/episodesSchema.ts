@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { eventLocatorProblem } from "../formats/linkUri.js";
-import { checkedString, crid, identifier, isoDate, timeOfDay } from "./fieldValues.js";
+import { checkedString, crid, identifier, isoDate, timeOfDay } from "./fields.js";
 import { showSchema } from "./showSchema.js";
 
 /** data/episodes/<service id>/*.yaml: airings with their own text, by date and start. */

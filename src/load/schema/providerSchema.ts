@@ -3,24 +3,22 @@ import { radiodnsHostProblem } from "../formats/radiodnsHost.js";
 import { NAME_LENGTHS } from "../formats/spiFormat.js";
 import {
   checkedString,
-  fmCountry,
-  identifier,
-  languageTag,
-  radiodnsHost,
-  shortIdPolicy,
-  spiText,
-} from "./fieldValues.js";
-import { logoSourceSchema } from "./logoSourceInput.js";
-import {
   descriptionSchema,
+  fmCountry,
   genreSchema,
   geolocationSchema,
+  identifier,
   keywordsSchema,
+  languageTag,
   linkSchema,
   logoSchema,
   namesSchema,
+  radiodnsHost,
+  shortIdPolicy,
+  spiText,
   translationsSchema,
-} from "./sharedFields.js";
+} from "./fields.js";
+import { logoSourceSchema } from "./logoSourceInput.js";
 
 /** data/provider.yaml: the service provider, its groups of services and how radios find it. */
 

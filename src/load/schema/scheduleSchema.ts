@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { weekdayNames } from "../../time/plainDate.js";
 import { episodeSchema } from "./episodesSchema.js";
-import { crid, identifier, isoDate, timeOfDay } from "./fieldValues.js";
+import { crid, identifier, isoDate, timeOfDay } from "./fields.js";
 import { showSchema } from "./showSchema.js";
 
 /** data/schedules/<service id>.yaml: a service's shows, weekly grid and dated entries. */

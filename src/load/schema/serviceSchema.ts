@@ -2,26 +2,24 @@ import { z } from "zod";
 import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../formats/spiFormat.js";
 import {
   bearerCost,
+  descriptionSchema,
   fmCountry,
+  genreSchema,
+  geolocationSchema,
   httpUrl,
   identifier,
+  keywordsSchema,
   languageTag,
+  linkSchema,
+  logoSchema,
   mediaType,
+  namesSchema,
   radiodnsHost,
   shortIdPolicy,
   spiText,
-} from "./fieldValues.js";
-import { logoSourceSchema } from "./logoSourceInput.js";
-import {
-  descriptionSchema,
-  genreSchema,
-  geolocationSchema,
-  keywordsSchema,
-  linkSchema,
-  logoSchema,
-  namesSchema,
   translationsSchema,
-} from "./sharedFields.js";
+} from "./fields.js";
+import { logoSourceSchema } from "./logoSourceInput.js";
 
 /** data/services/<id>.yaml: one radio service, its bearers and streams. */
 

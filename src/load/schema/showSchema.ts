@@ -1,16 +1,19 @@
 import { z } from "zod";
 import { isCalendarDate } from "../../time/plainDate.js";
 import { quoted } from "../text/inputProblem.js";
-import { bearerCost, crid, httpUrl, mediaType } from "./fieldValues.js";
 import {
+  bearerCost,
+  crid,
   descriptionSchema,
   genreSchema,
+  httpUrl,
   imageSchema,
   keywordsSchema,
   linkSchema,
+  mediaType,
   namesSchema,
   translationsSchema,
-} from "./sharedFields.js";
+} from "./fields.js";
 
 /** What a programme publishes, for a show of a schedule and an episode alike. */
 
