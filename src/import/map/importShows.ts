@@ -280,7 +280,7 @@ function baseIdOf(group: string, show: Show, context: ShowContext): string {
 const IDENTIFIER = /^[a-z][a-z0-9-]{0,63}$/;
 
 /** `Heart Breakfast with Jamie & Emma` → `heart-breakfast-with-jamie-emma`. */
-export function slugOf(text: string): string {
+function slugOf(text: string): string {
   const slug = text
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")

@@ -68,7 +68,7 @@ export interface InputReader {
  * Parsing only pays for worker threads from this much YAML to parse: a worker takes about 0.1 s
  * to start (it loads the YAML parsers and the schemas), the main thread parses ~12 MB/s.
  */
-export const PARSE_WORKERS_FROM_BYTES = 4_000_000;
+const PARSE_WORKERS_FROM_BYTES = 4_000_000;
 
 /** A file to parse: its bytes are read again then, and must be those its digest was made from. */
 type ToParse = {
