@@ -56,7 +56,10 @@ export interface Provider {
   readonly discovery: Discovery;
 }
 
-/** TS 102 818 §6.9; its texts are in the provider's language. */
+/**
+ * TS 102 818 §6.9; its texts are in the provider's language. A service says all a group says
+ * (Service extends it) and more.
+ */
 export interface ServiceGroup {
   readonly id: string;
   readonly name: Names & { short: string };
@@ -65,6 +68,7 @@ export interface ServiceGroup {
   readonly genres: readonly Genre[];
   readonly keywords: readonly string[];
   readonly links: readonly Link[];
+  /** The texts above in other languages, by language tag in the order written. */
   readonly translations: Translations;
   readonly geolocation: Geolocation | undefined;
 }
@@ -144,14 +148,11 @@ export interface RadiodnsId {
   readonly serviceIdentifier: string;
 }
 
-export interface Service {
-  readonly id: string;
+export interface Service extends ServiceGroup {
   /** Unique across services (load checks it): PI paths and lookup names follow it. */
   readonly radiodns: RadiodnsId;
   /** A SHA-256 of the files it was loaded from: its service file, schedule and episode files. */
   readonly sources: string;
-  readonly name: Names & { short: string };
-  readonly description: Description | undefined;
   readonly language: string;
   readonly timeZone: string;
   /** Its programmes' shortIds: 0, or unique ones from their starts (the provider's unless its own). */
@@ -160,13 +161,6 @@ export interface Service {
   readonly programmeEvents: boolean;
   /** Its share of the provider's unique shortIds (schedule/programmeShortId.ts). */
   readonly shortIdSlot: number;
-  readonly logos: readonly Logo[];
-  readonly genres: readonly Genre[];
-  readonly keywords: readonly string[];
-  readonly links: readonly Link[];
-  /** The texts above in other languages, by language tag in the order written. */
-  readonly translations: Translations;
-  readonly geolocation: Geolocation | undefined;
   /** The ids of the provider's service groups it is a member of. */
   readonly groups: readonly string[];
   /** ISO 3166 code (lower case) its FM bearers are also looked up by, if any. */
