@@ -18,7 +18,7 @@ export interface InitOptions {
 
 /** `spi-static init`: a new project; exit 2, writing nothing, when any of its files exists. */
 export async function initCommand({ dir }: InitOptions, io: CommandIo): Promise<ExitCode> {
-  const { inputJsonSchemas } = await import("../load/schema/inputJsonSchemas.js");
+  const { inputJsonSchemas } = await import("../load/schema/inputKinds.js");
   const files = [
     ...(await templateFiles()),
     { path: join("data", DEV_KEYS_FILE), text: devKeysFile() },

@@ -7,25 +7,21 @@ import { isCalendarDate } from "../time/plainDate.js";
 // option is a usage error (exit 2) before anything runs.
 
 /**
- * `--keys-file ""` (say, an unset variable in a cron line) must not read as "no keys file": the
- * build would fall back to $SPI_API_KEYS or the public demo key.
+ * A file's path, never empty: `--keys-file ""` (an unset variable in a cron line) must not read
+ * as "no keys file" (the build would fall back to $SPI_API_KEYS or the public demo key), nor
+ * `nginx --digests-file ""` keep the build's keys, nor `upload-list --since ""` put every
+ * document again.
  */
-export function parseKeysFilePath(value: string): string {
-  if (value.trim() === "") throw new InvalidArgumentError("expected the path of a keys file");
-  return value;
+function filePath(what: string): (value: string) => string {
+  return (value) => {
+    if (value.trim() === "") throw new InvalidArgumentError(`expected the path of ${what}`);
+    return value;
+  };
 }
 
-/** `nginx --digests-file ""` must not read as "no digests file": the build's keys would stay. */
-export function parseDigestsFilePath(value: string): string {
-  if (value.trim() === "") throw new InvalidArgumentError("expected the path of a digests file");
-  return value;
-}
-
-/** `upload-list --since ""` must not read as "no record": every document would be put again. */
-export function parseRecordFilePath(value: string): string {
-  if (value.trim() === "") throw new InvalidArgumentError("expected the path of an uploaded.json");
-  return value;
-}
+export const parseKeysFilePath = filePath("a keys file");
+export const parseDigestsFilePath = filePath("a digests file");
+export const parseRecordFilePath = filePath("an uploaded.json");
 
 /**
  * `--data`, `--out`, `init [dir]`: `--out ""` (an unset variable in a cron line) must not mean

@@ -11,7 +11,7 @@ export interface SchemaOptions {
 /** `spi-static schema`: the JSON Schemas editors check the YAML files with. */
 export async function schemaCommand(options: SchemaOptions, io: CommandIo): Promise<ExitCode> {
   await mkdir(options.out, { recursive: true });
-  const { inputJsonSchemas } = await import("../load/schema/inputJsonSchemas.js");
+  const { inputJsonSchemas } = await import("../load/schema/inputKinds.js");
   for (const { name, text } of inputJsonSchemas()) {
     await writeFile(join(options.out, name), text);
     io.stdout(`spi-static: wrote ${join(options.out, name)}`);

@@ -96,10 +96,10 @@ async function foldersOf(sources: readonly string[]): Promise<string[]> {
 }
 
 /** The data folder has files that the import would replace, and --force was not given. */
-export class ImportTargetExists extends UsageError {}
+class ImportTargetExists extends UsageError {}
 
 /** The target holds a link or special file where the import would write: nothing was written. */
-export class ImportTargetUnsafe extends FeedError {}
+class ImportTargetUnsafe extends FeedError {}
 
 /**
  * Reads or fetches the feed, writes the data folder, and checks it as `validate` would. Every

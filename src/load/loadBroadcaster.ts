@@ -16,7 +16,7 @@ import { loadLogos } from "./logos/loadLogos.js";
 import { withProviderLogos } from "./logos/modelLogos.js";
 import type { Broadcaster, Provider, Service, ServiceGroup } from "./model/broadcaster.js";
 import { withSettledSlots } from "./model/shortIdSlot.js";
-import type { ProviderInput, ServiceGroupInput } from "./schema/inputSchema.js";
+import type { ProviderInput, ServiceGroupInput } from "./schema/providerSchema.js";
 import { boundProblem, type InputProblem } from "./text/inputProblem.js";
 import type { YamlFile } from "./text/readYamlFile.js";
 

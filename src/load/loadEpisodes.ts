@@ -1,7 +1,7 @@
 import { isCalendarDate, type PlainDate } from "../time/plainDate.js";
 import { loadProgrammeContent, toMinutes } from "./loadProgrammeContent.js";
 import type { Episode, Show } from "./model/broadcaster.js";
-import type { EpisodeInput } from "./schema/inputSchema.js";
+import type { EpisodeInput } from "./schema/episodesSchema.js";
 import {
   formatSourceRef,
   type InputProblem,

@@ -2,11 +2,7 @@ import { checkMediumName } from "./checks/checkMediumName.js";
 import { checkTranslations } from "./checks/checkTranslations.js";
 import { imageMimeType } from "./formats/mediaType.js";
 import type { OnDemand, ProgrammeEvent } from "./model/broadcaster.js";
-import type {
-  OnDemandInput,
-  ProgrammeEventInput,
-  Show as ShowInput,
-} from "./schema/inputSchema.js";
+import type { OnDemandInput, ProgrammeEventInput, Show as ShowInput } from "./schema/showSchema.js";
 import type { InputProblem } from "./text/inputProblem.js";
 import type { YamlFile } from "./text/readYamlFile.js";
 

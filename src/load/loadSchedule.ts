@@ -12,12 +12,8 @@ import type {
   Slot,
   SpecialSlot,
 } from "./model/broadcaster.js";
-import type {
-  DatedEntry,
-  EpisodesFileInput,
-  GridSlotInput,
-  ScheduleInput,
-} from "./schema/inputSchema.js";
+import type { EpisodesFileInput } from "./schema/episodesSchema.js";
+import type { DatedEntry, GridSlotInput, ScheduleInput } from "./schema/scheduleSchema.js";
 import { didYouMean } from "./text/closestName.js";
 import type { InputProblem, SourceRef } from "./text/inputProblem.js";
 import type { YamlFile } from "./text/readYamlFile.js";

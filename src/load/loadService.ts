@@ -21,7 +21,8 @@ import type {
   ServiceGroup,
 } from "./model/broadcaster.js";
 import { defaultShortIdSlot, ShortIdSlots } from "./model/shortIdSlot.js";
-import type { GeolocationInput, ServiceInput } from "./schema/inputSchema.js";
+import type { GeolocationInput } from "./schema/fields.js";
+import type { ServiceInput } from "./schema/serviceSchema.js";
 import { didYouMean } from "./text/closestName.js";
 import { formatSourceRef, type InputProblem, type SourceRef } from "./text/inputProblem.js";
 import type { YamlFile } from "./text/readYamlFile.js";

@@ -19,7 +19,7 @@ export function attributes(
   return out;
 }
 
-export function textElement(
+function textElement(
   xml: XmlWriter,
   name: string,
   text: string,

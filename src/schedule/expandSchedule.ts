@@ -17,14 +17,10 @@ interface Airing {
   source: Sourced;
 }
 
-interface Placed {
+/** A slot or special on a date; a slot without an end runs until the next one starts. */
+interface Placed extends Omit<Airing, "end"> {
   date: PlainDate;
-  start: number;
   end: number | undefined;
-  showId: string;
-  crid: string | undefined;
-  kind: AiringKind;
-  source: Sourced;
 }
 
 const MINUTE_MS = 60_000;
@@ -92,22 +88,64 @@ export function expandSchedule(
   /** The service's, loaded once for all its expansions (Schedule.episodes). */
   episodes: EpisodesByDate,
 ): ScheduleExpansion {
-  const { schedule, timeZone: zone } = service;
+  const zone = service.timeZone;
   const overlaps = new Map<string, Overlap>();
   const overlap = (later: SourceRef, earlier: SourceRef, date: PlainDate) => {
     const found = { later, earlier, date };
     const key = overlapKey(found);
     if (!overlaps.has(key)) overlaps.set(key, found);
   };
+  const { gridSlots, specialSlots } = placeSlots(service, from, to);
+  const grid = chainSlots(gridSlots, overlap);
+  specialSlots.sort((a, b) => a.start - b.start);
+  const specials = chainSlots(specialSlots, overlap);
 
+  if (overlaps.size > 0) {
+    return { programmes: [], overlaps: [...overlaps.values()], problems: [], days: new Map() };
+  }
+
+  const airings = [...specials];
+  for (const airing of grid) {
+    if (specials.length === 0) airings.push(airing);
+    else airings.push(...cutAround(airing, specials));
+  }
+  airings.sort((a, b) => a.start - b.start);
+  const programmes = programmeInstances(service, cridAuthority, airings, from, to);
+  const uniqueShortIds = service.shortIds === "unique";
+  const attached = attachEpisodes(programmes, episodes, zone, from, to);
+  const placed = placePartsByDate(programmes, zone);
+  const byDate = new Map<PlainDate, DayParts>();
+  for (const date of [...new Set([...attached.keys(), ...placed.keys()])].sort()) {
+    byDate.set(date, { attach: attached.get(date) ?? [], parts: placed.get(date) ?? [] });
+  }
+  const problems = [...attached.values()].flat();
+  problems.push(...mergePartProblems(placed.values()));
+  // Placed all the same, so an event that does not fit is still reported; then left out.
+  if (!service.programmeEvents) for (const programme of programmes) programme.events = [];
+  for (const programme of programmes) {
+    programme.eventIds = programmeEventIds(
+      programme,
+      uniqueShortIds ? service.shortIdSlot : undefined,
+    );
+  }
+  if (uniqueShortIds)
+    problems.push(...sharedShortIds(programmes), ...sharedEventShortIds(programmes));
+  return { programmes, overlaps: [], problems, days: byDate };
+}
+
+/** The grid's slots and each date's specials, from the day before `from` to the day after `to`. */
+function placeSlots(
+  { schedule, timeZone }: Service,
+  from: PlainDate,
+  to: PlainDate,
+): { gridSlots: Placed[]; specialSlots: Placed[] } {
   // One day either side, so programmes crossing midnight into the range get their start and end.
   const days = dateRange(addDays(from, -1), addDays(to, 1));
   // Each day's wall times are resolved once; an end at or before its start is the next morning.
-  const wallTimes = [...days, addDays(to, 2)].map((date) => wallTimesOn(zone, date));
+  const wallTimes = [...days, addDays(to, 2)].map((date) => wallTimesOn(timeZone, date));
   const instantOf = (day: number, minutes: number) => (wallTimes[day] as WallTimes)(minutes);
   const endOf = (day: number, start: number, end: number) =>
     instantOf(end > start ? day : day + 1, end);
-
   const gridSlots: Placed[] = [];
   const specialSlots: Placed[] = [];
   days.forEach((date, day) => {
@@ -135,28 +173,24 @@ export function expandSchedule(
       });
     }
   });
-  const grid = chainSlots(gridSlots, overlap);
+  return { gridSlots, specialSlots };
+}
 
-  specialSlots.sort((a, b) => a.start - b.start);
-  const specials = chainSlots(specialSlots, overlap);
-
-  if (overlaps.size > 0) {
-    return { programmes: [], overlaps: [...overlaps.values()], problems: [], days: new Map() };
-  }
-
-  const airings = [...specials];
-  for (const airing of grid) {
-    if (specials.length === 0) airings.push(airing);
-    else airings.push(...cutAround(airing, specials));
-  }
-  airings.sort((a, b) => a.start - b.start);
+/** The airings billed in [from, to] as programmes, with their CRIDs and shortIds. */
+function programmeInstances(
+  service: Service,
+  cridAuthority: string,
+  airings: readonly Airing[],
+  from: PlainDate,
+  to: PlainDate,
+): ProgrammeInstance[] {
   const groupCrids = new Map<string, string>();
   const uniqueShortIds = service.shortIds === "unique";
   const programmes: ProgrammeInstance[] = [];
   for (const airing of airings) {
-    const billedDate = localDateOf(zone, airing.start);
+    const billedDate = localDateOf(service.timeZone, airing.start);
     if (billedDate < from || billedDate > to) continue;
-    const show = schedule.shows[airing.showId];
+    const show = service.schedule.shows[airing.showId];
     if (!show) throw new Error(`show ${airing.showId} vanished after loading`);
     let groupCrid = groupCrids.get(airing.showId);
     if (groupCrid === undefined) {
@@ -183,9 +217,18 @@ export function expandSchedule(
       source: airing.source,
     });
   }
-  const attached = attachEpisodes(programmes, episodes, zone, from, to);
-  // Placed date by date (programmes are sorted by start, so each date's are a run), so that
-  // what each date found can be kept on its own (DayParts); merged, it is the same.
+  return programmes;
+}
+
+/**
+ * The programme parts' problems, placed date by date (programmes are sorted by start, so each
+ * date's are a run), so that what each date found can be kept on its own (DayParts); merged,
+ * it is the same.
+ */
+function placePartsByDate(
+  programmes: readonly ProgrammeInstance[],
+  zone: string,
+): Map<PlainDate, InputProblem[]> {
   const placed = new Map<PlainDate, InputProblem[]>();
   for (let first = 0, next = 1; first < programmes.length; next++) {
     const date = (programmes[first] as ProgrammeInstance).billedDate;
@@ -194,23 +237,7 @@ export function expandSchedule(
     if (found.length > 0) placed.set(date, found);
     first = next;
   }
-  const byDate = new Map<PlainDate, DayParts>();
-  for (const date of [...new Set([...attached.keys(), ...placed.keys()])].sort()) {
-    byDate.set(date, { attach: attached.get(date) ?? [], parts: placed.get(date) ?? [] });
-  }
-  const problems = [...attached.values()].flat();
-  problems.push(...mergePartProblems(placed.values()));
-  // Placed all the same, so an event that does not fit is still reported; then left out.
-  if (!service.programmeEvents) for (const programme of programmes) programme.events = [];
-  for (const programme of programmes) {
-    programme.eventIds = programmeEventIds(
-      programme,
-      uniqueShortIds ? service.shortIdSlot : undefined,
-    );
-  }
-  if (uniqueShortIds)
-    problems.push(...sharedShortIds(programmes), ...sharedEventShortIds(programmes));
-  return { programmes, overlaps: [], problems, days: byDate };
+  return placed;
 }
 
 /**

@@ -14,7 +14,7 @@ const NO_EVENTS: readonly EventOccurrence[] = [];
  * `misfits` are the events whose first occurrence does not fit: the data says something false
  * about this airing.
  */
-export function placeEvents(
+function placeEvents(
   events: readonly ProgrammeEvent[] | undefined,
   length: number,
 ): { occurrences: readonly EventOccurrence[]; misfits: readonly ProgrammeEvent[] } {
@@ -108,7 +108,7 @@ export function placeProgrammeParts(programmes: ProgrammeInstance[], zone: strin
  * the first airing concerned is named, so the problems of consecutive runs of programmes are
  * merged by it, the earlier run's first (mergePartProblems).
  */
-export function partProblemKey(problem: InputProblem): string {
+function partProblemKey(problem: InputProblem): string {
   return `${problem.severity} ${formatSourceRef(problem)}`;
 }
 

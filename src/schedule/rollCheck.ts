@@ -81,19 +81,9 @@ export function rollCheck(
   const recorded = earlier.dayByDay;
   if (recorded === undefined) return { unsure: "its recorded check is not split by day" };
   const before = recorded.span;
-  const moved = daysBetween(before.to, span.to);
-  if (moved < 1 || moved > ROLL_MAX_DAYS || daysBetween(before.from, span.from) !== moved) {
-    return {
-      unsure: `its days moved from ${before.from}..${before.to}, not 1 to ${ROLL_MAX_DAYS} on`,
-    };
-  }
-  const { schedule } = service;
-  for (const date of dateRange(before.from, addDays(span.from, -1))) {
-    if (schedule.dates.has(date)) return { unsure: `dated day ${date} left the span` };
-  }
-  // Every day laid out before and now: the old span and the new one.
-  const why = spanDependence(service, { from: before.from, to: span.to });
+  const why = spanMoveProblem(service, before, span);
   if (why) return { unsure: why };
+  const { schedule } = service;
   const window = rolledWindow(before, span);
   const reading: InputProblem[] = [];
   const { episodes, listDates } = schedule.episodes.loadLists(reading, (list) => {
@@ -119,6 +109,7 @@ export function rollCheck(
     }
   }
 
+  // The days kept as recorded, then the new ones.
   const days: Record<PlainDate, DayParts> = {};
   for (const [date, parts] of Object.entries(recorded.days)) {
     if (date >= span.from && date <= before.to) days[date] = parts;
@@ -168,6 +159,26 @@ export function rollCheck(
     documentDates,
     laidOut: `${window.from} to ${window.to}`,
   };
+}
+
+/**
+ * Why the check cannot roll on from `before`: the span moved otherwise than 1 to ROLL_MAX_DAYS
+ * on, a dated day left it, or a day's layout is not its own.
+ */
+function spanMoveProblem(
+  service: Service,
+  before: LayoutSpan,
+  span: LayoutSpan,
+): string | undefined {
+  const moved = daysBetween(before.to, span.to);
+  if (moved < 1 || moved > ROLL_MAX_DAYS || daysBetween(before.from, span.from) !== moved) {
+    return `its days moved from ${before.from}..${before.to}, not 1 to ${ROLL_MAX_DAYS} on`;
+  }
+  for (const date of dateRange(before.from, addDays(span.from, -1))) {
+    if (service.schedule.dates.has(date)) return `dated day ${date} left the span`;
+  }
+  // Every day laid out before and now: the old span and the new one.
+  return spanDependence(service, { from: before.from, to: span.to });
 }
 
 const NOTHING: DayParts = { attach: [], parts: [] };

@@ -151,9 +151,8 @@ export function* checkServices(
       continue;
     }
     const earlier = rolled?.get(service.id);
-    const marginHours = broadcaster.provider.piMarginHours;
-    const roll =
-      earlier && rollCheck(service, earlier, { cridAuthority, span, dates, marginHours });
+    const days = { cridAuthority, span, dates, marginHours: broadcaster.provider.piMarginHours };
+    const roll = earlier && rollCheck(service, earlier, days);
     if (roll && "check" in roll) {
       const { check } = roll;
       debug("schedule", () => `${service.id}: checked day by day: laid out ${roll.laidOut}`);
@@ -163,43 +162,12 @@ export function* checkServices(
       continue;
     }
     if (roll) debug("schedule", () => `${service.id}: laid out in full: ${roll.unsure}`);
-    const laidOut = layOutService(service, cridAuthority, from, to);
-    const { programmes, overlaps, datesBeyond } = laidOut;
-    debug(
-      "schedule",
-      () =>
-        `${service.id}: ${programmes.length} programmes laid out for ${from} to ${to}, ` +
-        `${datesBeyond} dated entries beyond them checked for overlaps; episodes: ` +
-        `${laidOut.episodes.within} dated within them, ${laidOut.episodes.later} later ` +
-        `(checked, problems are warnings), ${laidOut.episodes.earlier} earlier (left alone)`,
-    );
-    const given = programmes
-      .filter((programme) => !programme.derivedCrid)
-      .map(({ crid, start }) => ({ crid, start }));
-    const own = [
-      ...overlaps.map(overlapProblem),
-      ...laidOut.problems,
-      ...cridCollisions([{ service, given, programmes: () => programmes }], cridAuthority),
-    ];
-    const majority: Record<PlainDate, InputProblem> = {};
-    if (overlaps.length === 0) {
-      for (const date of dates) {
-        const found = dayMajorityOn(service, programmes, date, marginHours);
-        if (found) majority[date] = found;
-      }
-    }
-    const firstMajority = Object.values(majority)[0];
-    if (firstMajority) own.push(firstMajority);
-    for (const problem of own) problems.push(problem);
-    if (own.some((problem) => problem.severity === "error")) {
+    const { check, programmes } = checkInFull(service, days);
+    for (const problem of check.problems) problems.push(problem);
+    if (check.problems.some((problem) => problem.severity === "error")) {
       brokenServices.push(service.id);
       continue;
     }
-    const check: ServiceCheck = {
-      problems: own,
-      given,
-      dayByDay: { ...laidOut.dayByDay, span, majority },
-    };
     keep(service, check);
     yield { service, check, programmes, documentDates: dates };
   }
@@ -226,6 +194,43 @@ export function* checkServices(
     brokenServices,
     checks,
   };
+}
+
+/** A service laid out over the whole span and checked: its own problems, in its check. */
+function checkInFull(
+  service: Service,
+  { cridAuthority, span, dates, marginHours }: Parameters<typeof rollCheck>[2],
+): { check: ServiceCheck; programmes: ProgrammeInstance[] } {
+  const { from, to } = span;
+  const laidOut = layOutService(service, cridAuthority, from, to);
+  const { programmes, overlaps, datesBeyond } = laidOut;
+  debug(
+    "schedule",
+    () =>
+      `${service.id}: ${programmes.length} programmes laid out for ${from} to ${to}, ` +
+      `${datesBeyond} dated entries beyond them checked for overlaps; episodes: ` +
+      `${laidOut.episodes.within} dated within them, ${laidOut.episodes.later} later ` +
+      `(checked, problems are warnings), ${laidOut.episodes.earlier} earlier (left alone)`,
+  );
+  const given = programmes
+    .filter((programme) => !programme.derivedCrid)
+    .map(({ crid, start }) => ({ crid, start }));
+  const own = [
+    ...overlaps.map(overlapProblem),
+    ...laidOut.problems,
+    ...cridCollisions([{ service, given, programmes: () => programmes }], cridAuthority),
+  ];
+  const majority: Record<PlainDate, InputProblem> = {};
+  if (overlaps.length === 0) {
+    for (const date of dates) {
+      const found = dayMajorityOn(service, programmes, date, marginHours);
+      if (found) majority[date] = found;
+    }
+  }
+  const firstMajority = Object.values(majority)[0];
+  if (firstMajority) own.push(firstMajority);
+  const check = { problems: own, given, dayByDay: { ...laidOut.dayByDay, span, majority } };
+  return { check, programmes };
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { inputJsonSchemas } from "../../src/load/schema/inputJsonSchemas.js";
+import { inputJsonSchemas } from "../../src/load/schema/inputKinds.js";
 import { runInProcess } from "./runInProcess.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-schema-"));

@@ -1,6 +1,6 @@
 import type { Argument, Command, Option } from "commander";
 import { commandLine } from "../../src/cli/commandLine.js";
-import { inputJsonSchemas } from "../../src/load/schema/inputJsonSchemas.js";
+import { inputJsonSchemas } from "../../src/load/schema/inputKinds.js";
 
 /**
  * The parts of docs/ made from the code itself, so they cannot drift from it: the data fields

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadSchedule } from "../../src/load/loadSchedule.js";
-import { scheduleSchema } from "../../src/load/schema/inputSchema.js";
 import { parseInput } from "../../src/load/schema/parseInput.js";
+import { scheduleSchema } from "../../src/load/schema/scheduleSchema.js";
 import type { InputProblem } from "../../src/load/text/inputProblem.js";
 import { parseYamlText } from "../../src/load/text/readYamlFile.js";
 

@@ -2,7 +2,7 @@ import { sameLanguage } from "../../load/formats/languageTag.js";
 import { linkUriProblem } from "../../load/formats/linkUri.js";
 import { mediaTypeProblem } from "../../load/formats/mediaType.js";
 import { DESCRIPTION_LENGTHS, NAME_LENGTHS } from "../../load/formats/spiFormat.js";
-import type { Description, Link, Names, Translation } from "../../load/schema/inputSchema.js";
+import type { Description, Link, Names, Translation } from "../../load/schema/fields.js";
 import type { ImportNote } from "../importNote.js";
 import type { FeedDescriptions, FeedLink, FeedNames, LocalisedText } from "../read/feedModel.js";
 
@@ -13,7 +13,7 @@ import type { FeedDescriptions, FeedLink, FeedNames, LocalisedText } from "../re
  */
 
 /** The text of this kind in `language`, else the first; the others are noted. */
-export function pickText(
+function pickText(
   texts: readonly LocalisedText[],
   language: string,
   what: string,
@@ -62,7 +62,7 @@ export function excerpt(text: string): string {
  * The names for the data folder. The long name is required there: without one, the medium
  * (or short) name stands in, and the build will publish it as a longName too.
  */
-export function importNames(
+function importNames(
   names: FeedNames,
   language: string,
   origin: string,
@@ -90,7 +90,7 @@ export function importNames(
   };
 }
 
-export function importDescription(
+function importDescription(
   descriptions: FeedDescriptions,
   language: string,
   origin: string,
@@ -115,7 +115,7 @@ export function importDescription(
 }
 
 /** Keywords in `language` (else in the first language they are given in); the rest noted. */
-export function importKeywords(
+function importKeywords(
   keywords: readonly LocalisedText[],
   language: string,
   origin: string,

@@ -1,4 +1,4 @@
-import type { GridSlotInput } from "../../load/schema/inputSchema.js";
+import type { GridSlotInput } from "../../load/schema/scheduleSchema.js";
 
 /**
  * A day's slots explained as a grid with specials laid over it, the way the build lays them:

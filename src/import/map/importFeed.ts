@@ -2,13 +2,10 @@ import { UsageError } from "../../exit/spiStaticError.js";
 import { radiodnsHostProblem } from "../../load/formats/radiodnsHost.js";
 import { SERVICE_ID_PATTERN } from "../../load/formats/spiFormat.js";
 import { defaultShortIdSlot } from "../../load/model/shortIdSlot.js";
-import type {
-  EpisodeInput,
-  ProviderInput,
-  ScheduleInput,
-  ServiceInput,
-  ServiceRadiodnsInput,
-} from "../../load/schema/inputSchema.js";
+import type { EpisodeInput } from "../../load/schema/episodesSchema.js";
+import type { ProviderInput } from "../../load/schema/providerSchema.js";
+import type { ScheduleInput } from "../../load/schema/scheduleSchema.js";
+import type { ServiceInput, ServiceRadiodnsInput } from "../../load/schema/serviceSchema.js";
 import { programmeShortId } from "../../schedule/programmeShortId.js";
 import { radiodnsKey } from "../../site/siteContract.js";
 import type { PlainDate } from "../../time/plainDate.js";
@@ -55,22 +52,7 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
   const si = feed.serviceInformation;
   const ids = serviceIdsOf(si.services, notes);
   const allProgrammes = feed.programmeInformation.flatMap((pi) => pi.document.programmes);
-  const radiodnsHost = mostCommon(
-    [
-      ...si.services.flatMap((s) => (s.radiodns ? [s.radiodns.fqdn.toLowerCase()] : [])),
-      ...feed.programmeInformation.flatMap((pi) =>
-        pi.serviceKey?.kind === "id" ? [pi.serviceKey.fqdn] : [],
-      ),
-    ],
-    undefined,
-  );
-  if (radiodnsHost === undefined) {
-    notes.push({
-      origin: si.source,
-      message: "no service has a radiodns element: radiodnsHost is rdns.example.org; set yours",
-    });
-  }
-  const host = radiodnsHost ?? "rdns.example.org";
+  const host = feedRadiodnsHost(feed, notes);
   const radiodnsOf = serviceRadiodns(si.services, ids, host, notes);
   const cridAuthority = mostCommon(
     allProgrammes.flatMap((p) => {
@@ -97,21 +79,8 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
   const groups = importServiceGroups(si.serviceGroups, si.language, notes);
   if (groups.ids.size > 0) provider.serviceGroups = groups.serviceGroups;
 
-  // RadioDNS 1.0's country-form FM ids become the provider's fmCountry when they name one country.
-  const fmCountries = new Set(
-    si.services.flatMap((s) =>
-      s.bearers.flatMap((b) => FM_COUNTRY_FORM.exec(b.id.toLowerCase())?.[1] ?? []),
-    ),
-  );
-  const [fmCountry] = fmCountries;
-  if (fmCountry !== undefined && fmCountries.size === 1) {
-    provider.discovery = { ...provider.discovery, fmCountry };
-  } else if (fmCountries.size > 1) {
-    notes.push({
-      origin: si.source,
-      message: `the FM ids name several countries (${[...fmCountries].join(", ")}): discovery.fmCountry is not set`,
-    });
-  }
+  const fmCountry = feedFmCountry(si.services, si.source, notes);
+  if (fmCountry !== undefined) provider.discovery = { ...provider.discovery, fmCountry };
 
   const unknown = Object.keys(options.serviceTimeZones).filter((id) => !ids.includes(id));
   if (unknown.length > 0) {
@@ -158,9 +127,22 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
     host,
     notes,
   );
-  if (fmCountry !== undefined && fmCountries.size === 1) {
-    noteForeignFm(si.services, services, fmCountry, notes);
-  }
+  if (fmCountry !== undefined) noteForeignFm(si.services, services, fmCountry, notes);
+  setOwnSiteHost(provider, services, host, si.source, notes);
+  return { provider, services };
+}
+
+/**
+ * discovery.host, when every logo is one spi-static made (a round trip of our own site): the
+ * host they are served from, where it is not the radiodnsHost.
+ */
+function setOwnSiteHost(
+  provider: ProviderInput,
+  services: ImportedData["services"],
+  host: string,
+  source: string,
+  notes: ImportNote[],
+): void {
   const siteHost = ownSiteHost([
     provider,
     ...Object.values(provider.serviceGroups ?? {}),
@@ -173,11 +155,54 @@ export function importFeed(feed: Feed, options: ImportOptions, notes: ImportNote
       ...(siteHost.port !== undefined ? { httpsPort: siteHost.port } : {}),
     };
     notes.push({
-      origin: si.source,
+      origin: source,
       message: `the logos are spi-static's own, served from ${siteHost.host}${siteHost.port !== undefined ? `:${siteHost.port}` : ""}: discovery.host (where the site is served) is set to it`,
     });
   }
-  return { provider, services };
+}
+
+/** The FQDN most radiodns elements and PI documents name; else a stand-in, noted. */
+function feedRadiodnsHost(feed: Feed, notes: ImportNote[]): string {
+  const si = feed.serviceInformation;
+  const radiodnsHost = mostCommon(
+    [
+      ...si.services.flatMap((s) => (s.radiodns ? [s.radiodns.fqdn.toLowerCase()] : [])),
+      ...feed.programmeInformation.flatMap((pi) =>
+        pi.serviceKey?.kind === "id" ? [pi.serviceKey.fqdn] : [],
+      ),
+    ],
+    undefined,
+  );
+  if (radiodnsHost === undefined) {
+    notes.push({
+      origin: si.source,
+      message: "no service has a radiodns element: radiodnsHost is rdns.example.org; set yours",
+    });
+  }
+  return radiodnsHost ?? "rdns.example.org";
+}
+
+/**
+ * The provider's fmCountry: the one country RadioDNS 1.0's country-form FM ids name. Several
+ * are noted, and give none.
+ */
+function feedFmCountry(
+  services: readonly FeedService[],
+  source: string,
+  notes: ImportNote[],
+): string | undefined {
+  const fmCountries = new Set(
+    services.flatMap((s) =>
+      s.bearers.flatMap((b) => FM_COUNTRY_FORM.exec(b.id.toLowerCase())?.[1] ?? []),
+    ),
+  );
+  if (fmCountries.size > 1) {
+    notes.push({
+      origin: source,
+      message: `the FM ids name several countries (${[...fmCountries].join(", ")}): discovery.fmCountry is not set`,
+    });
+  }
+  return fmCountries.size === 1 ? [...fmCountries][0] : undefined;
 }
 
 /** A logo spi-static made: `https://<discovery host>/logos/<owner>/<size>-<16 hex>.png`. */

@@ -1,7 +1,8 @@
 import { genreHrefProblem, genreTermOf, refiledGenreHref } from "../../load/formats/genreTerm.js";
 import { sameLanguage } from "../../load/formats/languageTag.js";
 import { imageMimeType } from "../../load/formats/mediaType.js";
-import type { Genre, Show } from "../../load/schema/inputSchema.js";
+import type { Genre } from "../../load/schema/fields.js";
+import type { Show } from "../../load/schema/showSchema.js";
 import type { ImportNote } from "../importNote.js";
 import type { FeedGenre, FeedImage } from "../read/feedModel.js";
 

@@ -1,4 +1,4 @@
-import type { OnDemandInput, ProgrammeEventInput } from "../../load/schema/inputSchema.js";
+import type { OnDemandInput, ProgrammeEventInput } from "../../load/schema/showSchema.js";
 import { programmeEventCrid } from "../../schedule/programmeCrid.js";
 import type { ImportNote } from "../importNote.js";
 import type { FeedEvent, FeedOnDemand, FeedProgramme } from "../read/feedModel.js";

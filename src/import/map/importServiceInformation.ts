@@ -1,14 +1,9 @@
 import { imageMimeType, mediaTypeProblem } from "../../load/formats/mediaType.js";
 import { gccProblem, parseBroadcastBearer } from "../../load/formats/radiodnsBearer.js";
 import { NAME_LENGTHS, SERVICE_ID_PATTERN } from "../../load/formats/spiFormat.js";
-import type {
-  GeolocationInput,
-  LogoInput,
-  ProviderInput,
-  ServiceGroupInput,
-  ServiceInput,
-  ServiceRadiodnsInput,
-} from "../../load/schema/inputSchema.js";
+import type { GeolocationInput, LogoInput } from "../../load/schema/fields.js";
+import type { ProviderInput, ServiceGroupInput } from "../../load/schema/providerSchema.js";
+import type { ServiceInput, ServiceRadiodnsInput } from "../../load/schema/serviceSchema.js";
 import type { ImportNote } from "../importNote.js";
 import type {
   FeedBearer,
@@ -227,11 +222,11 @@ function groupIdOf(feedId: string, taken: ReadonlySet<string>): string {
 }
 
 type Bearers = NonNullable<ServiceInput["bearers"]>;
-type DabBearers = NonNullable<Bearers["dab"]>;
-type FmBearers = NonNullable<Bearers["fm"]>;
-
 /** RadioDNS 1.0's FM form: the ISO 3166 country instead of the GCC (`fm:ch.4f15.09210`). */
 export const FM_COUNTRY_FORM = /^fm:([a-z]{2})\.([0-9a-f]{4})\.(\d{5})$/;
+
+type ImportedBearers = Required<Bearers> & { streams: NonNullable<ServiceInput["streams"]> };
+type Note = (message: string) => void;
 
 /**
  * A service's bearers as the data holds them. Each one the data (and so `validate`) would
@@ -243,89 +238,24 @@ function importBearers(
   bearers: readonly FeedBearer[],
   claimed: Set<string>,
   notes: ImportNote[],
-): Required<Bearers> & { streams: NonNullable<ServiceInput["streams"]> } {
-  const dab: DabBearers = [];
-  const fm: FmBearers = [];
-  const others: Required<Pick<Bearers, "hd" | "drm" | "amss">> = { hd: [], drm: [], amss: [] };
-  const streams: NonNullable<ServiceInput["streams"]> = [];
+): ImportedBearers {
+  const imported: ImportedBearers = { dab: [], fm: [], hd: [], drm: [], amss: [], streams: [] };
   const ids = bearers.map((b) => b.id.toLowerCase());
   for (const bearer of bearers) {
     const id = bearer.id.toLowerCase();
     const note = (message: string) => notes.push({ origin: bearer.origin, message });
-    const offset = bearer.offset !== undefined ? { offset: bearer.offset } : {};
     if (/^(dab|fm|hd|drm|amss):/.test(id)) {
-      const country = FM_COUNTRY_FORM.exec(id);
-      if (country) {
-        const [, , pi, frequency] = country;
-        const twin = ids.find((other) =>
-          new RegExp(`^fm:[0-9a-f]{3}\\.${pi}\\.${frequency}$`).test(other),
-        );
-        note(
-          twin
-            ? `${bearer.id} is RadioDNS 1.0's country form of ${twin}: ${twin} is imported, and discovery.fmCountry in provider.yaml makes dns publish the country form's lookup name`
-            : `${bearer.id} (RadioDNS 1.0's country form) is not imported: the SI has no GCC form of it (fm:<gcc>.${pi}.${frequency}); add it with the GCC of the station's country`,
-        );
-        continue;
-      }
+      if (isCountryForm(bearer, ids, note)) continue;
       const parsed = parseBroadcastBearer(id);
       const problem = parsed
         ? gccProblem(parsed)
         : `it is not a ${id.slice(0, id.indexOf(":")).toUpperCase()} bearer id spi-static publishes`;
-      if (problem !== undefined) {
-        note(`bearer ${bearer.id} is not imported: ${problem}`);
-        continue;
-      }
-      if (claimed.has(id)) {
+      if (problem !== undefined) note(`bearer ${bearer.id} is not imported: ${problem}`);
+      else if (claimed.has(id)) {
         note(`bearer ${bearer.id} is not imported: an earlier service of the SI has it`);
-        continue;
-      }
-      if (parsed?.system === "fm") {
+      } else if (parsed && importBroadcastBearer(bearer, parsed.system, imported, note)) {
         claimed.add(id);
-        fm.push({ id, ...cost(bearer.cost, 50), ...offset });
-        continue;
       }
-      if (parsed?.system === "hd" || parsed?.system === "drm" || parsed?.system === "amss") {
-        // No default cost for these: the feed's, else the FM default, noted.
-        if (bearer.cost === undefined) {
-          note(
-            `bearer ${bearer.id} has no cost (TS 102 818 table 10 requires one): imported with cost 50`,
-          );
-        }
-        const given = { id, cost: bearer.cost ?? 50, ...offset };
-        if (parsed.system === "drm") {
-          const mimeValue = bearer.mimeValue?.trim();
-          if (!mimeValue || mediaTypeProblem(mimeValue) !== undefined) {
-            note(
-              `DRM bearer ${bearer.id} is not imported: it needs the audio's mimeValue (TS 102 818 §5.11.3)`,
-            );
-            continue;
-          }
-          others.drm.push({ ...given, mimeValue });
-        } else others[parsed.system].push(given);
-        claimed.add(id);
-        continue;
-      }
-      claimed.add(id);
-      const mimeValue = bearer.mimeValue === "audio/mpeg" ? "audio/mpeg" : "audio/aacp";
-      if (bearer.mimeValue !== mimeValue) {
-        note(
-          `DAB bearer ${bearer.id} with mimeValue ${bearer.mimeValue ?? "(none)"}: imported as audio/aacp`,
-        );
-      }
-      const { bitrate } = bearer;
-      const dabRate = bitrate !== undefined && bitrate >= 8 && bitrate <= 384 && bitrate % 8 === 0;
-      if (bitrate !== undefined && !dabRate) {
-        note(
-          `DAB bitrate ${bitrate} is not imported: a DAB sub-channel runs at 8 to 384 kbit/s in steps of 8`,
-        );
-      }
-      dab.push({
-        id,
-        mimeValue,
-        ...(dabRate ? { bitrate } : {}),
-        ...cost(bearer.cost, 20),
-        ...offset,
-      });
     } else if (/^https?:\/\//i.test(bearer.id)) {
       const mimeValue = bearer.mimeValue?.trim();
       const typeProblem = mimeValue === undefined ? "it has none" : mediaTypeProblem(mimeValue);
@@ -333,12 +263,12 @@ function importBearers(
         note(`stream ${bearer.id} is not imported: a stream needs a mimeValue, and ${typeProblem}`);
         continue;
       }
-      streams.push({
+      imported.streams.push({
         url: bearer.id,
         mimeValue,
         ...(bearer.bitrate !== undefined ? { bitrate: bearer.bitrate } : {}),
         ...cost(bearer.cost, 100),
-        ...offset,
+        ...offsetOf(bearer),
       });
     } else {
       note(
@@ -346,7 +276,85 @@ function importBearers(
       );
     }
   }
-  return { dab, fm, ...others, streams };
+  return imported;
+}
+
+/** A RadioDNS 1.0 country-form FM id, noted as left out (for its GCC twin, when listed). */
+function isCountryForm(bearer: FeedBearer, ids: readonly string[], note: Note): boolean {
+  const country = FM_COUNTRY_FORM.exec(bearer.id.toLowerCase());
+  if (!country) return false;
+  const [, , pi, frequency] = country;
+  const twin = ids.find((other) =>
+    new RegExp(`^fm:[0-9a-f]{3}\\.${pi}\\.${frequency}$`).test(other),
+  );
+  note(
+    twin
+      ? `${bearer.id} is RadioDNS 1.0's country form of ${twin}: ${twin} is imported, and discovery.fmCountry in provider.yaml makes dns publish the country form's lookup name`
+      : `${bearer.id} (RadioDNS 1.0's country form) is not imported: the SI has no GCC form of it (fm:<gcc>.${pi}.${frequency}); add it with the GCC of the station's country`,
+  );
+  return true;
+}
+
+/** Adds a broadcast bearer whose id is good to its system's list; false when it is left out. */
+function importBroadcastBearer(
+  bearer: FeedBearer,
+  system: "dab" | "fm" | "hd" | "drm" | "amss",
+  imported: ImportedBearers,
+  note: Note,
+): boolean {
+  const id = bearer.id.toLowerCase();
+  const offset = offsetOf(bearer);
+  if (system === "fm") {
+    imported.fm.push({ id, ...cost(bearer.cost, 50), ...offset });
+    return true;
+  }
+  if (system === "dab") {
+    const mimeValue = bearer.mimeValue === "audio/mpeg" ? "audio/mpeg" : "audio/aacp";
+    if (bearer.mimeValue !== mimeValue) {
+      note(
+        `DAB bearer ${bearer.id} with mimeValue ${bearer.mimeValue ?? "(none)"}: imported as audio/aacp`,
+      );
+    }
+    const { bitrate } = bearer;
+    const dabRate = bitrate !== undefined && bitrate >= 8 && bitrate <= 384 && bitrate % 8 === 0;
+    if (bitrate !== undefined && !dabRate) {
+      note(
+        `DAB bitrate ${bitrate} is not imported: a DAB sub-channel runs at 8 to 384 kbit/s in steps of 8`,
+      );
+    }
+    imported.dab.push({
+      id,
+      mimeValue,
+      ...(dabRate ? { bitrate } : {}),
+      ...cost(bearer.cost, 20),
+      ...offset,
+    });
+    return true;
+  }
+  // No default cost for these: the feed's, else the FM default, noted.
+  if (bearer.cost === undefined) {
+    note(
+      `bearer ${bearer.id} has no cost (TS 102 818 table 10 requires one): imported with cost 50`,
+    );
+  }
+  const given = { id, cost: bearer.cost ?? 50, ...offset };
+  if (system !== "drm") {
+    imported[system].push(given);
+    return true;
+  }
+  const mimeValue = bearer.mimeValue?.trim();
+  if (!mimeValue || mediaTypeProblem(mimeValue) !== undefined) {
+    note(
+      `DRM bearer ${bearer.id} is not imported: it needs the audio's mimeValue (TS 102 818 §5.11.3)`,
+    );
+    return false;
+  }
+  imported.drm.push({ ...given, mimeValue });
+  return true;
+}
+
+function offsetOf(bearer: FeedBearer): { offset?: number } {
+  return bearer.offset !== undefined ? { offset: bearer.offset } : {};
 }
 
 /**

@@ -1,10 +1,6 @@
-import {
-  type EpisodeInput,
-  episodeSchema,
-  type Link,
-  type Show,
-  showSchema,
-} from "../../load/schema/inputSchema.js";
+import { type EpisodeInput, episodeSchema } from "../../load/schema/episodesSchema.js";
+import type { Link } from "../../load/schema/fields.js";
+import { type Show, showSchema } from "../../load/schema/showSchema.js";
 import { websiteLabel } from "../../render/websiteLabel.js";
 import { programmeCrid, showGroupCrid } from "../../schedule/programmeCrid.js";
 import type { ImportNote } from "../importNote.js";
@@ -284,7 +280,7 @@ function baseIdOf(group: string, show: Show, context: ShowContext): string {
 const IDENTIFIER = /^[a-z][a-z0-9-]{0,63}$/;
 
 /** `Heart Breakfast with Jamie & Emma` → `heart-breakfast-with-jamie-emma`. */
-export function slugOf(text: string): string {
+function slugOf(text: string): string {
   const slug = text
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")

@@ -1,4 +1,4 @@
-import type { DatedEntry, GridSlotInput, ScheduleInput } from "../../load/schema/inputSchema.js";
+import type { DatedEntry, GridSlotInput, ScheduleInput } from "../../load/schema/scheduleSchema.js";
 import { type PlainDate, type Weekday, weekdayIndex, weekdayNames } from "../../time/plainDate.js";
 import { localDateOf, resolveWallTime } from "../../time/wallClock.js";
 import type { ImportNote } from "../importNote.js";

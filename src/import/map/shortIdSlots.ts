@@ -1,5 +1,5 @@
 import { defaultShortIdSlot, SHORT_ID_SLOTS, ShortIdSlots } from "../../load/model/shortIdSlot.js";
-import type { ServiceInput } from "../../load/schema/inputSchema.js";
+import type { ServiceInput } from "../../load/schema/serviceSchema.js";
 import { NOT_LOCATED } from "../../load/text/inputProblem.js";
 import { programmeShortId, SHORT_ID_CYCLE } from "../../schedule/programmeShortId.js";
 import type { ImportNote } from "../importNote.js";

@@ -1,5 +1,5 @@
 import { Document, isScalar, visit } from "yaml";
-import type { EpisodeInput } from "../../load/schema/inputSchema.js";
+import type { EpisodeInput } from "../../load/schema/episodesSchema.js";
 import type { ImportedData } from "../map/importFeed.js";
 import { isoWeekOf } from "../map/localTime.js";
 

@@ -2,13 +2,10 @@ import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LOGO_SIZES, type LogoSizeName } from "../../load/formats/logoSizes.js";
 import { imageLibrary } from "../../load/logos/logoSourceImage.js";
-import type {
-  LogoInput,
-  ProviderInput,
-  ServiceGroupInput,
-  ServiceInput,
-} from "../../load/schema/inputSchema.js";
+import type { LogoInput } from "../../load/schema/fields.js";
 import type { LogoSourceInput } from "../../load/schema/logoSourceInput.js";
+import type { ProviderInput, ServiceGroupInput } from "../../load/schema/providerSchema.js";
+import type { ServiceInput } from "../../load/schema/serviceSchema.js";
 import type { ImportNote } from "../importNote.js";
 import type { ImportedData } from "../map/importFeed.js";
 import type { RunDeadline } from "../read/runDeadline.js";

@@ -1,5 +1,5 @@
 import { gccProblem, parseBroadcastBearer } from "../formats/radiodnsBearer.js";
-import type { ServiceInput } from "../schema/inputSchema.js";
+import type { ServiceInput } from "../schema/serviceSchema.js";
 import { formatSourceRef, type InputProblem, type SourceRef } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
 

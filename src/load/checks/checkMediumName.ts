@@ -1,5 +1,5 @@
 import { NAME_LENGTHS } from "../formats/spiFormat.js";
-import type { Names } from "../schema/inputSchema.js";
+import type { Names } from "../schema/fields.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
 

@@ -1,4 +1,4 @@
-import type { Genre } from "../schema/inputSchema.js";
+import type { Genre } from "../schema/fields.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
 

@@ -1,6 +1,6 @@
 import { isWithinLanguage, sameLanguage } from "../formats/languageTag.js";
 import type { Translations } from "../model/broadcaster.js";
-import type { Names } from "../schema/inputSchema.js";
+import type { Names } from "../schema/fields.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
 import { checkMediumName } from "./checkMediumName.js";

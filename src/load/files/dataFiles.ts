@@ -1,5 +1,5 @@
 import { basename, join } from "node:path";
-import type { InputKind } from "../schema/inputSchema.js";
+import type { InputKind } from "../schema/inputKinds.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { DataFolder, UnreadableFile } from "./dataFolder.js";
 import type { InputReader } from "./inputReader.js";

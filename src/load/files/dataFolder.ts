@@ -69,94 +69,20 @@ export type DataFileDigest =
 export async function openDataFolder(dir: string): Promise<DataFolder> {
   // A folder that does not exist has no files: every read then says which one is missing.
   const root = await realpath(dir).catch(() => dir);
-  const inside = (path: string) => path === root || path.startsWith(root + sep);
+  const confined: Confinement = {
+    inside: (path) => path === root || path.startsWith(root + sep),
+    realFolders: new Map(),
+  };
   const reused = new ReusedBuffer();
 
-  async function readText(path: string): Promise<DataFileText> {
-    const read = readBytes(path);
-    return "bytes" in read ? textOf(read.bytes) : read;
-  }
-
-  // Synchronous: for hundreds of small files, blocking calls are several times faster than
-  // promises on the thread pool, and nothing else runs while the data folder is read.
-  function openChecked<T>(
-    path: string,
-    use: (fd: number, stats: BigIntStats) => T,
-  ): T | { unreadable: UnreadableFile } {
-    const opened = openInside(path);
-    if ("unreadable" in opened) return opened;
-    const { fd } = opened;
-    try {
-      const stats = fstatSync(fd, { bigint: true });
-      if (stats.isDirectory()) return refused("is a folder, not a file");
-      if (!stats.isFile()) return refused(`is ${specialKind(stats)}, not a regular file`);
-      if (stats.size > MAX_DATA_FILE_BYTES) {
-        return refused(
-          `is ${megabytes(Number(stats.size))}; a data file may hold at most ${megabytes(MAX_DATA_FILE_BYTES)}`,
-        );
-      }
-      return use(fd, stats);
-    } catch (error) {
-      return refused(...reasonOf(error));
-    } finally {
-      closeSync(fd);
-    }
-  }
-
-  /** Each folder's real path, found once: a build reads hundreds of files from a few folders. */
-  const realFolders = new Map<string, string>();
-
-  /**
-   * The file opened at its real path, when that lies inside the folder. Its folder's real path
-   * (resolved once) with its name is its real path unless it is itself a link, which opening
-   * without following links tells (ELOOP): only then is its own real path resolved.
-   */
-  function openInside(path: string): { fd: number } | { unreadable: UnreadableFile } {
-    let named: string;
-    try {
-      const folder = dirname(path);
-      let realFolder = realFolders.get(folder);
-      if (realFolder === undefined) {
-        realFolder = realpathSync(folder);
-        realFolders.set(folder, realFolder);
-      }
-      named = join(realFolder, basename(path));
-    } catch (error) {
-      return refused(...reasonOf(error));
-    }
-    if (inside(named)) {
-      try {
-        return { fd: openSync(named, OPEN_FLAGS) };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ELOOP") return refused(...reasonOf(error));
-      }
-    }
-    let real: string;
-    try {
-      real = realpathSync(path);
-    } catch (error) {
-      return refused(...reasonOf(error));
-    }
-    if (!inside(real)) {
-      return refused(
-        "is a link to a file outside the data folder; links are followed only within it",
-      );
-    }
-    try {
-      return { fd: openSync(real, OPEN_FLAGS) };
-    } catch (error) {
-      return refused(...reasonOf(error));
-    }
-  }
-
   function readBytes(path: string, reuse = false): DataFileBytes {
-    return openChecked(path, (fd, stats) => ({
+    return openChecked(confined, path, (fd, stats) => ({
       bytes: reuse ? reused.read(fd, Number(stats.size)) : readFileSync(fd),
     }));
   }
 
   function digest(path: string, known: KnownDigests | undefined): DataFileDigest {
-    return openChecked(path, (fd, stats) => {
+    return openChecked(confined, path, (fd, stats) => {
       const size = Number(stats.size);
       const noted = known?.find(stats);
       if (noted !== undefined) return { digest: noted, size };
@@ -176,29 +102,115 @@ export async function openDataFolder(dir: string): Promise<DataFolder> {
   async function list(dir: string): Promise<FolderListing> {
     let listing = listings.get(dir);
     if (listing === undefined) {
-      listing = listNow(dir);
+      listing = listNow(confined, dir);
       listings.set(dir, listing);
     }
     return listing;
   }
 
-  function listNow(dir: string): FolderListing {
-    try {
-      const real = realpathSync(dir);
-      if (!inside(real)) {
-        return {
-          reason:
-            "is a link to a folder outside the data folder; links are followed only within it",
-        };
-      }
-      return { names: readdirSync(real).sort() };
-    } catch (error) {
-      const [message, missing] = reasonOf(error);
-      return missing ? { missing } : { reason: message };
-    }
+  async function readText(path: string): Promise<DataFileText> {
+    const read = readBytes(path);
+    return "bytes" in read ? textOf(read.bytes) : read;
   }
 
   return { readText, readBytes, digest, list };
+}
+
+/**
+ * The data folder's bounds, and each folder's real path, found once: a build reads hundreds of
+ * files from a few folders.
+ */
+interface Confinement {
+  inside(realPath: string): boolean;
+  readonly realFolders: Map<string, string>;
+}
+
+// Synchronous: for hundreds of small files, blocking calls are several times faster than
+// promises on the thread pool, and nothing else runs while the data folder is read.
+function openChecked<T>(
+  confined: Confinement,
+  path: string,
+  use: (fd: number, stats: BigIntStats) => T,
+): T | { unreadable: UnreadableFile } {
+  const opened = openInside(confined, path);
+  if ("unreadable" in opened) return opened;
+  const { fd } = opened;
+  try {
+    const stats = fstatSync(fd, { bigint: true });
+    if (stats.isDirectory()) return refused("is a folder, not a file");
+    if (!stats.isFile()) return refused(`is ${specialKind(stats)}, not a regular file`);
+    if (stats.size > MAX_DATA_FILE_BYTES) {
+      return refused(
+        `is ${megabytes(Number(stats.size))}; a data file may hold at most ${megabytes(MAX_DATA_FILE_BYTES)}`,
+      );
+    }
+    return use(fd, stats);
+  } catch (error) {
+    return refused(...reasonOf(error));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The file opened at its real path, when that lies inside the folder. Its folder's real path
+ * (resolved once) with its name is its real path unless it is itself a link, which opening
+ * without following links tells (ELOOP): only then is its own real path resolved.
+ */
+function openInside(
+  { inside, realFolders }: Confinement,
+  path: string,
+): { fd: number } | { unreadable: UnreadableFile } {
+  let named: string;
+  try {
+    const folder = dirname(path);
+    let realFolder = realFolders.get(folder);
+    if (realFolder === undefined) {
+      realFolder = realpathSync(folder);
+      realFolders.set(folder, realFolder);
+    }
+    named = join(realFolder, basename(path));
+  } catch (error) {
+    return refused(...reasonOf(error));
+  }
+  if (inside(named)) {
+    try {
+      return { fd: openSync(named, OPEN_FLAGS) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOOP") return refused(...reasonOf(error));
+    }
+  }
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    return refused(...reasonOf(error));
+  }
+  if (!inside(real)) {
+    return refused(
+      "is a link to a file outside the data folder; links are followed only within it",
+    );
+  }
+  try {
+    return { fd: openSync(real, OPEN_FLAGS) };
+  } catch (error) {
+    return refused(...reasonOf(error));
+  }
+}
+
+function listNow({ inside }: Confinement, dir: string): FolderListing {
+  try {
+    const real = realpathSync(dir);
+    if (!inside(real)) {
+      return {
+        reason: "is a link to a folder outside the data folder; links are followed only within it",
+      };
+    }
+    return { names: readdirSync(real).sort() };
+  } catch (error) {
+    const [message, missing] = reasonOf(error);
+    return missing ? { missing } : { reason: message };
+  }
 }
 
 /** Non-blocking, so a FIFO is opened (and then refused) instead of waiting for a writer. */

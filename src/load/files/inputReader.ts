@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
 import { debug } from "../../debug/debugLog.js";
 import { notePhase } from "../../debug/memoryPhases.js";
-import type { InputKind, InputOf } from "../schema/inputSchema.js";
+import type { InputKind, InputOf } from "../schema/inputKinds.js";
 import { type ValidatedText, validateInputText } from "../schema/validateInputText.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import { lazyYamlFile, type YamlFile } from "../text/readYamlFile.js";
@@ -68,7 +68,7 @@ export interface InputReader {
  * Parsing only pays for worker threads from this much YAML to parse: a worker takes about 0.1 s
  * to start (it loads the YAML parsers and the schemas), the main thread parses ~12 MB/s.
  */
-export const PARSE_WORKERS_FROM_BYTES = 4_000_000;
+const PARSE_WORKERS_FROM_BYTES = 4_000_000;
 
 /** A file to parse: its bytes are read again then, and must be those its digest was made from. */
 type ToParse = {

@@ -1,6 +1,6 @@
 import type { HeapFigures } from "../../debug/memoryPhases.js";
 import { compiledWorker, startWorkerPool, type WorkerPool } from "../../workers/workerPool.js";
-import type { InputKind } from "../schema/inputSchema.js";
+import type { InputKind } from "../schema/inputKinds.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { UnreadableFile } from "./dataFolder.js";
 

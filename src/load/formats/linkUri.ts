@@ -8,7 +8,7 @@ import { parseUri } from "./uriSyntax.js";
  * Anything else (javascript:, data:, file:, …) has no meaning to a radio and could harm a
  * client that follows it, so it is refused rather than published.
  */
-export const LINK_SCHEMES = [
+const LINK_SCHEMES = [
   "http",
   "https",
   "mailto",
@@ -60,7 +60,7 @@ function webHostProblem(url: string, host: string | undefined): string | undefin
  * `;<event id>` names one broadcast event, and the broadcast bearers of TS 103 270 for locators
  * a broadcaster's own system defines on them.
  */
-export const EVENT_LOCATOR_SCHEMES = ["dvb", "dab", "fm", "hd", "drm", "amss"] as const;
+const EVENT_LOCATOR_SCHEMES = ["dvb", "dab", "fm", "hd", "drm", "amss"] as const;
 
 /** Why `uri` cannot be a terrestrial event locator, or undefined when it can. */
 export function eventLocatorProblem(uri: string): string | undefined {

@@ -12,7 +12,7 @@ export type BroadcastBearer =
   | { system: "amss"; sid: string };
 
 /** The root of every RadioDNS lookup name. */
-export const RADIODNS_ROOT = "radiodns.org";
+const RADIODNS_ROOT = "radiodns.org";
 
 const DAB = /^dab:([0-9a-f]{3})\.([0-9a-f]{4})\.([0-9a-f]{4}|[0-9a-f]{8})\.([0-9a-f])$/;
 const FM = /^fm:([0-9a-f]{3})\.([0-9a-f]{4})\.(\d{5})$/;

@@ -2,7 +2,7 @@ import { LOGO_SIZE_NAMES } from "../formats/logoSizes.js";
 import { imageMimeType } from "../formats/mediaType.js";
 import { FIXED_LOGO_SIZES, type LogoType } from "../formats/spiFormat.js";
 import type { Logo } from "../model/broadcaster.js";
-import type { LogoInput } from "../schema/inputSchema.js";
+import type { LogoInput } from "../schema/fields.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Provider, Service } from "../model/broadcaster.js";
-import type { ProviderInput, ServiceInput } from "../schema/inputSchema.js";
+import type { ProviderInput } from "../schema/providerSchema.js";
+import type { ServiceInput } from "../schema/serviceSchema.js";
 import type { InputProblem } from "../text/inputProblem.js";
 import type { YamlFile } from "../text/readYamlFile.js";
 import type { LogoFolder } from "./logoSourceImage.js";

@@ -1,7 +1,20 @@
 import type { PlainDate, Weekday } from "../../time/plainDate.js";
 import type { LogoSizeName } from "../formats/logoSizes.js";
 import type { LogoType } from "../formats/spiFormat.js";
-import type * as Input from "../schema/inputSchema.js";
+import type {
+  Description as DescriptionInput,
+  Genre as GenreInput,
+  Link as LinkInput,
+  Names as NamesInput,
+  ShortIdPolicy,
+  Translation as TranslationInput,
+} from "../schema/fields.js";
+import type { DatedEntry as DatedEntryInput } from "../schema/scheduleSchema.js";
+import type {
+  OnDemandFile as OnDemandFileInput,
+  ProgrammeEventInput,
+  Show as ShowInput,
+} from "../schema/showSchema.js";
 import type { InputProblem, SourceRef } from "../text/inputProblem.js";
 
 /**
@@ -29,7 +42,7 @@ export interface Provider {
   readonly radiodnsHost: string;
   readonly cridAuthority: string;
   readonly piMarginHours: number;
-  readonly shortIds: Input.ShortIdPolicy;
+  readonly shortIds: ShortIdPolicy;
   /** The services' default: publish programmeEvent elements. */
   readonly programmeEvents: boolean;
   readonly logos: readonly Logo[];
@@ -43,7 +56,10 @@ export interface Provider {
   readonly discovery: Discovery;
 }
 
-/** TS 102 818 §6.9; its texts are in the provider's language. */
+/**
+ * TS 102 818 §6.9; its texts are in the provider's language. A service says all a group says
+ * (Service extends it) and more.
+ */
 export interface ServiceGroup {
   readonly id: string;
   readonly name: Names & { short: string };
@@ -52,6 +68,7 @@ export interface ServiceGroup {
   readonly genres: readonly Genre[];
   readonly keywords: readonly string[];
   readonly links: readonly Link[];
+  /** The texts above in other languages, by language tag in the order written. */
   readonly translations: Translations;
   readonly geolocation: Geolocation | undefined;
 }
@@ -131,29 +148,19 @@ export interface RadiodnsId {
   readonly serviceIdentifier: string;
 }
 
-export interface Service {
-  readonly id: string;
+export interface Service extends ServiceGroup {
   /** Unique across services (load checks it): PI paths and lookup names follow it. */
   readonly radiodns: RadiodnsId;
   /** A SHA-256 of the files it was loaded from: its service file, schedule and episode files. */
   readonly sources: string;
-  readonly name: Names & { short: string };
-  readonly description: Description | undefined;
   readonly language: string;
   readonly timeZone: string;
   /** Its programmes' shortIds: 0, or unique ones from their starts (the provider's unless its own). */
-  readonly shortIds: Input.ShortIdPolicy;
+  readonly shortIds: ShortIdPolicy;
   /** Its shows' events are published as programmeEvent elements (false: left out of PI). */
   readonly programmeEvents: boolean;
   /** Its share of the provider's unique shortIds (schedule/programmeShortId.ts). */
   readonly shortIdSlot: number;
-  readonly logos: readonly Logo[];
-  readonly genres: readonly Genre[];
-  readonly keywords: readonly string[];
-  readonly links: readonly Link[];
-  /** The texts above in other languages, by language tag in the order written. */
-  readonly translations: Translations;
-  readonly geolocation: Geolocation | undefined;
   /** The ids of the provider's service groups it is a member of. */
   readonly groups: readonly string[];
   /** ISO 3166 code (lower case) its FM bearers are also looked up by, if any. */
@@ -242,7 +249,7 @@ export interface Episode {
 
 /** A segment of a programme, times in minutes after the programme's start. */
 export type ProgrammeEvent = Omit<
-  DeepReadonly<Input.ProgrammeEventInput>,
+  DeepReadonly<ProgrammeEventInput>,
   "offset" | "duration" | "every"
 > & {
   readonly offset: number;
@@ -254,7 +261,7 @@ export type ProgrammeEvent = Omit<
 
 /** Catch-up availability; instants in UTC ms, lengths in minutes. */
 export interface OnDemand {
-  readonly files: readonly DeepReadonly<Input.OnDemandFile>[];
+  readonly files: readonly DeepReadonly<OnDemandFileInput>[];
   /** Undefined: from the end of each airing. */
   readonly from: number | undefined;
   readonly until: number | undefined;
@@ -271,21 +278,21 @@ type DeepReadonly<T> = T extends readonly (infer Item)[]
     ? { readonly [Key in keyof T]: DeepReadonly<T[Key]> }
     : T;
 
-export type Description = DeepReadonly<Input.Description>;
-export type Genre = DeepReadonly<Input.Genre>;
-export type Link = DeepReadonly<Input.Link>;
-export type Names = DeepReadonly<Input.Names>;
+export type Description = DeepReadonly<DescriptionInput>;
+export type Genre = DeepReadonly<GenreInput>;
+export type Link = DeepReadonly<LinkInput>;
+export type Names = DeepReadonly<NamesInput>;
 /** A show as published: its events and on-demand availability resolved to times. */
-export type Show = Omit<DeepReadonly<Input.Show>, "events" | "onDemand"> & {
+export type Show = Omit<DeepReadonly<ShowInput>, "events" | "onDemand"> & {
   readonly events?: readonly ProgrammeEvent[];
   readonly onDemand?: OnDemand;
   /** Given by an episode only: a locator names one broadcast event, never every airing of a show. */
   readonly terrestrialEventLocator?: string;
 };
-export type Translation = DeepReadonly<Input.Translation>;
+export type Translation = DeepReadonly<TranslationInput>;
 /** By language tag; a language appears once (tags compared case-insensitively). */
 export type Translations = Readonly<Record<string, Translation>>;
-export type DatedEntry = DeepReadonly<Input.DatedEntry>;
+export type DatedEntry = DeepReadonly<DatedEntryInput>;
 
 /** Every Authoritative FQDN a build publishes under: the provider's first, then the services' own. */
 export function authoritativeFqdns(broadcaster: Broadcaster): string[] {

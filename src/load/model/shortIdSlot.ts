@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ServiceInput } from "../schema/inputSchema.js";
+import type { ServiceInput } from "../schema/serviceSchema.js";
 import type { InputProblem, SourceRef } from "../text/inputProblem.js";
 import type { Service } from "./broadcaster.js";
 

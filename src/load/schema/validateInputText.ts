@@ -1,6 +1,6 @@
 import type { InputProblem } from "../text/inputProblem.js";
 import { parseYamlText, type YamlFile } from "../text/readYamlFile.js";
-import { INPUT_SCHEMAS, type InputKind, type InputOf } from "./inputSchema.js";
+import { INPUT_SCHEMAS, type InputKind, type InputOf } from "./inputKinds.js";
 import { parseInput } from "./parseInput.js";
 
 /** A data file's text, parsed and checked against its kind's schema. */

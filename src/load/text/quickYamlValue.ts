@@ -1,4 +1,14 @@
-import { EVENT_ID, type Event, getScalarValue, parseEvents, SCALAR_STYLE } from "js-yaml";
+import {
+  type AliasEvent,
+  EVENT_ID,
+  type Event,
+  getScalarValue,
+  type MappingEvent,
+  parseEvents,
+  SCALAR_STYLE,
+  type ScalarEvent,
+  type SequenceEvent,
+} from "js-yaml";
 import { isScalar, type ScalarTag, Schema } from "yaml";
 
 /**
@@ -33,108 +43,142 @@ function valueOfEvents(
   decline: (reason: string) => undefined,
 ): QuickYaml | undefined {
   let documents = 0;
-  let root: unknown = null;
-  const open: Collection[] = [];
-  // Anchor → its value, shared by every alias as in `yaml`; its Collection while still open.
-  const anchors = new Map<string, unknown>();
-  let aliases = 0;
-  const starts = new Map<object, number>();
-  const anchorOf = (event: { anchorStart: number; anchorEnd: number }) =>
-    event.anchorStart === NONE ? undefined : text.slice(event.anchorStart, event.anchorEnd);
-  const add = (value: unknown) => {
-    const parent = open.at(-1);
-    if (!parent) root = value;
-    else if (Array.isArray(parent.value)) parent.value.push(value);
-    else {
-      parent.value[parent.key as string] = value;
-      parent.key = undefined;
-    }
+  const built: Building = {
+    text,
+    root: null,
+    open: [],
+    anchors: new Map(),
+    aliases: 0,
+    starts: new Map(),
   };
   for (const event of events) {
+    let declined: string | undefined;
     switch (event.type) {
       case EVENT_ID.DOCUMENT:
         documents++;
         if (documents > 1 || event.directives.length > 0) {
-          return decline("a second document or a directive");
+          declined = "a second document or a directive";
         }
         break;
-      case EVENT_ID.ALIAS: {
-        // `yaml` limits how often an anchor may be used, counting aliases inside anchored
-        // values too; a simple reuse stays far below its limit.
-        const value = anchors.get(text.slice(event.anchorStart, event.anchorEnd));
-        if (value === undefined || open.includes(value as Collection) || awaitsKey(open)) {
-          return decline("an alias of an unknown or enclosing anchor, or as a key");
-        }
-        if (++aliases > 100 || open.some((collection) => collection.anchor !== undefined)) {
-          return decline("aliases beyond the simple reuse of an anchored value");
-        }
-        // Reached by two paths now, so its start is not where each path leads.
-        if (typeof value === "object" && value !== null) starts.delete(value);
-        add(value);
+      case EVENT_ID.ALIAS:
+        declined = addAlias(built, event);
         break;
-      }
       case EVENT_ID.SEQUENCE:
-      case EVENT_ID.MAPPING: {
-        if (event.tagStart !== NONE || awaitsKey(open)) {
-          return decline("a tagged mapping or list, or one as a key");
-        }
-        const anchor = anchorOf(event);
-        const collection: Collection = {
-          value: event.type === EVENT_ID.MAPPING ? {} : [],
-          key: undefined,
-          anchor,
-        };
-        if (anchor !== undefined) anchors.set(anchor, collection);
-        starts.set(collection.value, event.start);
-        open.push(collection);
+      case EVENT_ID.MAPPING:
+        declined = openCollection(built, event);
         break;
-      }
-      case EVENT_ID.SCALAR: {
-        if (event.tagStart !== NONE) return decline("a tagged scalar");
-        const source = getScalarValue(text, event);
-        const plain = event.style === SCALAR_STYLE.PLAIN;
-        const anchor = anchorOf(event);
-        const parent = open.at(-1);
-        if (parent && !Array.isArray(parent.value) && parent.key === undefined) {
-          if (
-            anchor !== undefined ||
-            (plain && resolvePlain(source) !== source) ||
-            source === "__proto__" ||
-            source === "<<" ||
-            Object.hasOwn(parent.value, source) ||
-            text.indexOf(":", event.valueEnd) - event.valueStart > 1000
-          ) {
-            return decline(
-              `the key at offset ${event.valueStart}: anchored, not text, repeated or long`,
-            );
-          }
-          parent.key = source;
-          break;
-        }
-        const value = plain ? resolvePlain(source) : source;
-        if (value === UNRESOLVED) return decline(`a plain scalar at offset ${event.valueStart}`);
-        if (anchor !== undefined) anchors.set(anchor, value);
-        add(value);
+      case EVENT_ID.SCALAR:
+        declined = addScalar(built, event);
         break;
-      }
       case EVENT_ID.POP: {
-        const closed = open.pop();
+        const closed = built.open.pop();
         if (!closed) break;
         // Unless an anchor inside it took the name since: an alias names the latest one.
-        if (closed.anchor !== undefined && anchors.get(closed.anchor) === closed) {
-          anchors.set(closed.anchor, closed.value);
+        if (closed.anchor !== undefined && built.anchors.get(closed.anchor) === closed) {
+          built.anchors.set(closed.anchor, closed.value);
         }
-        add(closed.value);
+        add(built, closed.value);
         break;
       }
     }
+    if (declined !== undefined) return decline(declined);
   }
   // A scalar as the whole document is never valid input, and the two parsers read the
   // indentation indicator of a block scalar there differently.
+  const { root, starts } = built;
   const isCollection = root !== null && typeof root === "object";
   return documents === 1 && isCollection
     ? { value: root, starts }
     : decline("not one document holding a mapping or a list");
+}
+
+/** The value as the events so far build it. */
+interface Building {
+  readonly text: string;
+  root: unknown;
+  readonly open: Collection[];
+  /** Anchor → its value, shared by every alias as in `yaml`; its Collection while still open. */
+  readonly anchors: Map<string, unknown>;
+  aliases: number;
+  readonly starts: Map<object, number>;
+}
+
+function add(built: Building, value: unknown): void {
+  const parent = built.open.at(-1);
+  if (!parent) built.root = value;
+  else if (Array.isArray(parent.value)) parent.value.push(value);
+  else {
+    parent.value[parent.key as string] = value;
+    parent.key = undefined;
+  }
+}
+
+function anchorOf(text: string, event: { anchorStart: number; anchorEnd: number }) {
+  return event.anchorStart === NONE ? undefined : text.slice(event.anchorStart, event.anchorEnd);
+}
+
+/** Adds an alias's value; else why the quick path declines it. */
+function addAlias(built: Building, event: AliasEvent): string | undefined {
+  const { open } = built;
+  // `yaml` limits how often an anchor may be used, counting aliases inside anchored values
+  // too; a simple reuse stays far below its limit.
+  const value = built.anchors.get(built.text.slice(event.anchorStart, event.anchorEnd));
+  if (value === undefined || open.includes(value as Collection) || awaitsKey(open)) {
+    return "an alias of an unknown or enclosing anchor, or as a key";
+  }
+  if (++built.aliases > 100 || open.some((collection) => collection.anchor !== undefined)) {
+    return "aliases beyond the simple reuse of an anchored value";
+  }
+  // Reached by two paths now, so its start is not where each path leads.
+  if (typeof value === "object" && value !== null) built.starts.delete(value);
+  add(built, value);
+  return undefined;
+}
+
+/** Opens a mapping or a list; else why the quick path declines it. */
+function openCollection(built: Building, event: SequenceEvent | MappingEvent): string | undefined {
+  if (event.tagStart !== NONE || awaitsKey(built.open)) {
+    return "a tagged mapping or list, or one as a key";
+  }
+  const anchor = anchorOf(built.text, event);
+  const collection: Collection = {
+    value: event.type === EVENT_ID.MAPPING ? {} : [],
+    key: undefined,
+    anchor,
+  };
+  if (anchor !== undefined) built.anchors.set(anchor, collection);
+  built.starts.set(collection.value, event.start);
+  built.open.push(collection);
+  return undefined;
+}
+
+/** Adds a scalar as a mapping's next key or as a value; else why the quick path declines it. */
+function addScalar(built: Building, event: ScalarEvent): string | undefined {
+  if (event.tagStart !== NONE) return "a tagged scalar";
+  const { text } = built;
+  const source = getScalarValue(text, event);
+  const plain = event.style === SCALAR_STYLE.PLAIN;
+  const anchor = anchorOf(text, event);
+  const parent = built.open.at(-1);
+  if (parent && !Array.isArray(parent.value) && parent.key === undefined) {
+    if (
+      anchor !== undefined ||
+      (plain && resolvePlain(source) !== source) ||
+      source === "__proto__" ||
+      source === "<<" ||
+      Object.hasOwn(parent.value, source) ||
+      text.indexOf(":", event.valueEnd) - event.valueStart > 1000
+    ) {
+      return `the key at offset ${event.valueStart}: anchored, not text, repeated or long`;
+    }
+    parent.key = source;
+    return undefined;
+  }
+  const value = plain ? resolvePlain(source) : source;
+  if (value === UNRESOLVED) return `a plain scalar at offset ${event.valueStart}`;
+  if (anchor !== undefined) built.anchors.set(anchor, value);
+  add(built, value);
+  return undefined;
 }
 
 export interface QuickYaml {

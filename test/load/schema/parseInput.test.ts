@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  providerSchema,
-  scheduleSchema,
-  serviceSchema,
-} from "../../../src/load/schema/inputSchema.js";
 import { parseInput } from "../../../src/load/schema/parseInput.js";
+import { providerSchema } from "../../../src/load/schema/providerSchema.js";
+import { scheduleSchema } from "../../../src/load/schema/scheduleSchema.js";
+import { serviceSchema } from "../../../src/load/schema/serviceSchema.js";
 import type { InputProblem } from "../../../src/load/text/inputProblem.js";
 import { parseYamlText } from "../../../src/load/text/readYamlFile.js";
 
