@@ -14,7 +14,7 @@ import type { InputCache } from "../load/files/inputCache.js";
 import { ReusedBuffer } from "../load/files/reusedBuffer.js";
 import { writeFileAtomically } from "../publish/writeFileAtomically.js";
 import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
-import { openStagingFolder, removeStaleStaging } from "./stagingFolder.js";
+import type { StagingFolder } from "./stagingFolder.js";
 import { STATE_DIR } from "./stateFolder.js";
 
 /** Where out/ keeps the input cache: a file per validated data file, named by its key. */
@@ -41,8 +41,6 @@ export interface InputCacheFolder extends InputCache {
    * the folder holds one build's inputs, no more.
    */
   commit(): void;
-  /** After a build that did not publish: drops the entries it made, leaving out/ as it was. */
-  abort(): void;
 }
 
 /**
@@ -50,23 +48,22 @@ export interface InputCacheFolder extends InputCache {
  * bookkeeping, so it travels with the output folder from one night to the next. A key covers
  * the program, the kind of file and its bytes, so a new program version or any edit misses.
  * Reads and writes never fail the build: an entry that cannot be read is parsed again, one that
- * cannot be written is only missing next time. The entries a build makes go to a staging folder
- * of its own at once (held in memory they took 58 MB per 100 services until the end of the
- * build) and are moved into inputs/ only by a build that published (`commit`), so a refused
- * build leaves out/ as it was (`abort`); each move is a rename, so a build killed midway leaves
- * no entry half-written. Each entry carries a digest of its own bytes and is parsed again when
- * it does not match; `readEarlier: false` (`--force`) reads none of an earlier build's entries.
+ * cannot be written is only missing next time. The entries a build makes go to its staging
+ * folder at once (held in memory they took 58 MB per 100 services until the end of the build)
+ * and are moved into inputs/ only by a build that published (`commit`), so a refused build
+ * leaves out/ as it was (the engine drops the staging folder); each move is a rename, so a
+ * build killed midway leaves no entry half-written. Each entry carries a digest of its own
+ * bytes and is parsed again when it does not match; `readEarlier: false` (`--force`) reads none of an earlier build's entries.
  */
 export function openInputCacheFolder(
   outDir: string,
   program: string,
+  staging: StagingFolder,
   { readEarlier = true }: { readEarlier?: boolean } = {},
 ): InputCacheFolder {
   // Never through a link planted in the bookkeeping folder (the same check as the build lock's).
   refuseUnsafeEntries(outDir, scanStateFolder(outDir));
   const dir = join(outDir, INPUT_CACHE_DIR);
-  removeStaleStaging(outDir);
-  const staging = openStagingFolder(outDir, "inputs");
   const used = new Set<string>();
   /** Made by this build: true when staged on disk, else the bytes (the staging write failed). */
   const madeEntries = new Map<string, true | Uint8Array>();
@@ -133,7 +130,6 @@ export function openInputCacheFolder(
         debug("load", () => `input cache not written (${(error as Error).message})`);
       }
       madeEntries.clear();
-      staging.drop();
       let names: string[];
       try {
         names = readdirSync(dir);
@@ -154,11 +150,6 @@ export function openInputCacheFolder(
         "load",
         () => `input cache: ${used.size} entries kept (${made} new), ${removed} removed`,
       );
-    },
-    abort() {
-      madeEntries.clear();
-      // With the folders made for it: a refused first build leaves no out/ behind.
-      staging.drop(true);
     },
   };
 }

@@ -191,38 +191,29 @@ export async function publishSite(
 /**
  * The published site, when the last build made it from the same inputs on the same local day
  * and nothing has touched its files since: then a build has nothing to do. Checked under the
- * build lock (`lock: "held"`: buildSite holds it for the whole build, and passes the state it
- * read under it).
+ * build lock, on the state buildSite read under it.
  */
-export async function findUpToDateSite<Report>(
+export function findUpToDateSite<Report>(
   outDir: string,
   sources: BuildSources,
   now: number,
-  { lock, state: given, notes }: PublishOptions = {},
-): Promise<(UpToDateSite<Report> & { foreign: string[] }) | undefined> {
-  refuseUnsafeStateFolder(outDir);
+  state: BuildState,
+): (UpToDateSite<Report> & { foreign: string[] }) | undefined {
   const rebuild = (reason: string) => debug("stamp", () => `building ${outDir}: ${reason}`);
-  const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
+  const site = readUpToDateSite<Report>(state, sources, now, rebuild);
+  if (!site) return undefined;
+  debug(
+    "stamp",
+    () => `${outDir} is up to date: ${site.files.length} files as the last build left them`,
+  );
   try {
-    const state =
-      given ?? attempt(join(outDir, STATE_PATH), "read", () => readBuildState(outDir, notes));
-    const site = readUpToDateSite<Report>(state, sources, now, rebuild);
-    if (!site) return undefined;
-    debug(
-      "stamp",
-      () => `${outDir} is up to date: ${site.files.length} files as the last build left them`,
-    );
-    try {
-      site.refresh?.();
-    } catch (error) {
-      debug("stamp", () => `${STATE_PATH} not refreshed (${(error as Error).message})`);
-    }
-    const published = new Set(site.files);
-    const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
-    return { ...site, foreign: contents.files.filter((path) => !published.has(path)) };
-  } finally {
-    await release();
+    site.refresh?.();
+  } catch (error) {
+    debug("stamp", () => `${STATE_PATH} not refreshed (${(error as Error).message})`);
   }
+  const published = new Set(site.files);
+  const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
+  return { ...site, foreign: contents.files.filter((path) => !published.has(path)) };
 }
 
 /**
