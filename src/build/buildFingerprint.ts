@@ -62,10 +62,6 @@ export function fingerprintOf(sources: BuildSources): string {
   return createHash("sha256").update(JSON.stringify(sources)).digest("hex");
 }
 
-export function fingerprintBuild(inputs: FingerprintInputs): string {
-  return fingerprintOf(readBuildSources(inputs));
-}
-
 /**
  * What a part of the program is when it cannot be read: a value no earlier build stored, so
  * the build renders everything again (unknown means changed). Never a constant: a constant

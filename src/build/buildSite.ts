@@ -1,11 +1,6 @@
 /**
  * src/build/ is the engine that remembers, and the only code that reads or writes
- * out/_spi-static/: it takes the lock, fingerprints the program and the data, decides what to
- * render again (the plan), hands out versions and publishes under that record. The rule for a
- * file: if it reads or writes the state folder, or decides from what an earlier build left, it
- * lives here; what only writes one site file safely or removes files (atomic write, removal,
- * "same document") lives in src/publish/ and knows nothing of the state. load/, schedule/ and
- * render/ never import from here (test/stageImports.test.ts). docs/maintainers/engine.md.
+ * out/_spi-static/ (what belongs here and what in src/publish/: docs/maintainers/engine.md).
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -32,6 +27,7 @@ import type { LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
 import { fqdnOfKey, KEYED_SI_PATH, OPEN_SI_PATH, type SiteDocument } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
 import { type BuildSources, fingerprintProgram, readBuildSources } from "./buildFingerprint.js";
+import type { BuildLockOptions } from "./buildLock.js";
 import {
   afterHashing,
   type BuildPlan,
@@ -75,7 +71,7 @@ export interface BuildOptions {
   /** The build's clock, UTC ms: decides today's date and every creationTime. */
   now: number;
   /** How to wait for another build's lock, and where to report progress. */
-  publish?: PublishOptions;
+  publish?: { lock?: BuildLockOptions; onProgress?: PublishOptions["onProgress"] };
   /** API keys for the edge rules; without them, the data folder's demo key (if any). */
   keys?: KeySources;
   /** Publish the services without errors even when others have some (`--keep-going`). */
@@ -84,11 +80,7 @@ export interface BuildOptions {
   force?: boolean;
   /** Publish under a new radiodnsHost, deleting the PI files under the old one (`--change-host`). */
   changeHost?: boolean;
-  /**
-   * How many threads may parse data files at once; 1 keeps to the main thread. Unset: every
-   * core. Documents are rendered on the main thread (render workers were no faster on two
-   * cores: BENCHMARKS.md, issue 15; removed in issue 23).
-   */
+  /** Threads that may parse data files at once; 1 keeps to the main thread. Unset: every core. */
   jobs?: number | undefined;
   /** Sees the validated, laid-out data this build renders (the EPG preview shows the same). */
   onValidated?: (report: DataReport) => void;
@@ -111,40 +103,30 @@ export interface BuildSummary extends PublishSummary {
   /** Those of them whose last published PI files and SI entry were kept. */
   keptServices: string[];
   /**
-   * Records in out/_spi-static/ that only save work and were found damaged: each names the
-   * file and what was wrong; the build ignored them, did the work, and wrote them anew. And
-   * reused documents the reuse check found otherwise (reuseCheck.ts): then everything was
-   * rendered.
+   * Damaged records that only save work (ignored, the work done, written anew), and reused
+   * documents the reuse check found otherwise (then everything was rendered), each by name.
    */
   notes: string[];
 }
 
 /**
- * The whole pipeline: load → plan → schedule → render → publish (the plan: buildPlan.ts, decided
- * from the records before the schedule stage runs). Everything that can reject the input
- * runs before the first file is written, so a bad input leaves the published folder untouched.
- * When the last error-free build used the same program, data and keys on the same local day,
- * its files are what this build would write: it stops after checking they are still intact.
+ * The whole pipeline, under the lock (buildLocked: its steps). Everything that can reject the
+ * input runs before the first file is written, so a bad input leaves out/ untouched.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildSummary> {
   const { dataDir, outDir, keys = {}, publish } = options;
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
-  // One build at a time from here to the end: every record it reads and writes (the input cache,
-  // the digests and checks included) is read and written under the lock.
+  // One build at a time: every record it reads and writes is read and written under the lock.
   const firstBuild = !existsSync(outDir);
-  const release = await holdOutputFolder(
-    outDir,
-    publish?.lock === "held" ? undefined : publish?.lock,
-  );
+  const release = await holdOutputFolder(outDir, publish?.lock);
   let summary: BuildSummary;
   try {
-    const locked = { ...options, publish: { ...publish, lock: "held" as const } };
-    summary = await buildLocked(started, apiKeys, locked).catch(async (error: unknown) => {
+    summary = await buildLocked(started, apiKeys, options).catch(async (error: unknown) => {
       if (!(error instanceof ReusedWrongly)) throw error;
       // What was reused cannot be trusted tonight: everything is rendered, nothing is written
       // before (the check runs before the publish stage).
-      const rebuilt = await buildLocked(started, apiKeys, { ...locked, force: true });
+      const rebuilt = await buildLocked(started, apiKeys, { ...options, force: true });
       return { ...rebuilt, notes: [...error.notes, ...rebuilt.notes] };
     });
   } catch (error) {
@@ -347,7 +329,7 @@ async function publish(
   planned.checkRecord.commit(provider, scheduled.span, checked.checks);
   recordServiceRoutes(state, broadcaster.services, kept);
   const published = await publishSite(outDir, steps.during("render", documents.all), {
-    ...options.publish,
+    onProgress: options.publish?.onProgress,
     stamp,
     keep: kept.paths,
     now,
@@ -518,8 +500,7 @@ interface Planned {
 
 /**
  * Gathers what the plan is made from (the records, the published files' states) and makes it:
- * the I/O before the pure planner (buildPlan.ts). A document whose file's state changed is
- * hashed later, as it is published (settle); rendering ahead takes only what the plan renders.
+ * the I/O before the pure planner (buildPlan.ts).
  */
 function planFor(
   broadcaster: Broadcaster,
@@ -653,15 +634,10 @@ class ReusedWrongly extends Error {
 
   constructor(mismatches: readonly string[]) {
     super(`${mismatches.length} reused documents render otherwise`);
-    this.notes = [
-      ...mismatches
-        .slice(0, 5)
-        .map(
-          (mismatch) =>
-            `${mismatch} renders otherwise with this program and data: the record of what it is made from missed a change, so every document was rendered again, as with --force`,
-        ),
-      ...(mismatches.length > 5 ? [`and ${mismatches.length - 5} more reused documents`] : []),
-    ];
+    const why = `renders otherwise with this program and data: the record of what it is made from missed a change, so every document was rendered again, as with --force`;
+    const more = mismatches.length - 5;
+    this.notes = mismatches.slice(0, 5).map((mismatch) => `${mismatch} ${why}`);
+    if (more > 0) this.notes.push(`and ${more} more reused documents`);
   }
 }
 

@@ -1,9 +1,6 @@
 import { debug } from "../debug/debugLog.js";
 
-/**
- * The build's lifecycle (buildSite.ts), in order. A build that finds the site up to date stops
- * after the second; the render step runs inside the publish step, one document at a time.
- */
+/** The build's lifecycle (buildSite.ts), in order; render runs inside publish, one at a time. */
 export const BUILD_STEPS = [
   "read state",
   "up to date?",

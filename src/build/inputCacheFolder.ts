@@ -12,8 +12,6 @@ import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import type { InputCache } from "../load/files/inputCache.js";
 import { ReusedBuffer } from "../load/files/reusedBuffer.js";
-import { writeFileAtomically } from "../publish/writeFileAtomically.js";
-import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
 import type { StagingFolder } from "./stagingFolder.js";
 import { STATE_DIR } from "./stateFolder.js";
 
@@ -61,12 +59,11 @@ export function openInputCacheFolder(
   staging: StagingFolder,
   { readEarlier = true }: { readEarlier?: boolean } = {},
 ): InputCacheFolder {
-  // Never through a link planted in the bookkeeping folder (the same check as the build lock's).
-  refuseUnsafeEntries(outDir, scanStateFolder(outDir));
+  // Never through a link planted in the bookkeeping folder: the lock's check (holdOutputFolder).
   const dir = join(outDir, INPUT_CACHE_DIR);
   const used = new Set<string>();
-  /** Made by this build: true when staged on disk, else the bytes (the staging write failed). */
-  const madeEntries = new Map<string, true | Uint8Array>();
+  /** Made by this build and staged (one that could not be is only missing next time). */
+  const madeEntries = new Set<string>();
   const entries = new ReusedBuffer();
   let kept: Set<string> | undefined;
   const readEntry = (path: string) => {
@@ -102,29 +99,22 @@ export function openInputCacheFolder(
     },
     read(key) {
       used.add(key);
-      const made = madeEntries.get(key);
-      if (made instanceof Uint8Array) return made;
+      const made = madeEntries.has(key);
       const entry = checked(readEntry(made ? staging.pathOf(`${key}.v8`) : join(dir, `${key}.v8`)));
       if (entry === undefined) debug("load", () => `input cache entry ${key} is damaged: not used`);
       return entry;
     },
     write(key, serialized) {
       used.add(key);
-      if (staging.write(`${key}.v8`, withCheck(serialized))) {
-        madeEntries.set(key, true);
-      } else {
-        debug("load", () => `input cache entry ${key} kept in memory (it could not be staged)`);
-        madeEntries.set(key, serialized);
-      }
+      if (staging.write(`${key}.v8`, withCheck(serialized))) madeEntries.add(key);
+      else debug("load", () => `input cache entry ${key} not kept (it could not be staged)`);
     },
     commit() {
       const made = madeEntries.size;
       try {
         if (made > 0) mkdirSync(dir, { recursive: true });
-        for (const [key, entry] of madeEntries) {
-          const path = join(dir, `${key}.v8`);
-          if (entry === true) renameSync(staging.pathOf(`${key}.v8`), path);
-          else writeFileAtomically(path, withCheck(entry));
+        for (const key of madeEntries) {
+          renameSync(staging.pathOf(`${key}.v8`), join(dir, `${key}.v8`));
         }
       } catch (error) {
         debug("load", () => `input cache not written (${(error as Error).message})`);

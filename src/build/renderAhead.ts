@@ -7,16 +7,12 @@ import type { PlainDate } from "../time/plainDate.js";
 import type { StagingFolder } from "./stagingFolder.js";
 
 /**
- * Rendering ahead: the schedule stage lays out each service it checks (its new days, or the
- * whole span), and the documents the plan renders of the days laid out (on a normal night, the
- * new day) are rendered from that layout as the engine iterates the stage (checkServices),
- * instead of the service being laid out again (its episodes read again) for the render stage.
- * The plan is decided before the schedule stage runs, so exactly the documents it renders are
- * rendered ahead, whatever their number; the bytes are those the render stage makes
- * (renderServiceDay from the same programmes). Each waits in the build's
- * staging folder (held in memory, 1000 services' new days took 130 MB) until the publish stage
- * takes it; one that could not be staged, or is gone when taken, is rendered by the render stage
- * after all. SPI_STATIC_DEBUG=render says how many were rendered ahead and taken.
+ * Rendering ahead: the documents the plan renders of the days the schedule stage laid out for a
+ * service (on a normal night, its new day) are rendered from that layout as the engine iterates
+ * the stage (checkServices), instead of the service being laid out again for the render stage;
+ * the same bytes (renderServiceDay from the same programmes). Each waits in the build's staging
+ * folder (in memory, 1000 services' new days took 130 MB); one that could not be staged, or is
+ * gone when taken, is rendered by the render stage after all. SPI_STATIC_DEBUG=render counts them.
  */
 export class RenderAhead {
   /** Each document rendered ahead, by path: the name it is staged under. */

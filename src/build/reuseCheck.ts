@@ -13,23 +13,16 @@ import type { LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
 import { addDays, daysBetween, type PlainDate } from "../time/plainDate.js";
 
 /** The reused PI document of a service that the reuse check renders again tonight. */
-export interface ReuseSample {
-  path: string;
-  date: PlainDate;
-}
+export type ReuseSample = { path: string; date: PlainDate };
 
 /**
- * The build checks its own reuse. A reused document is trusted to be what this program would
- * write because its recorded inputs (the program's fingerprint, the data files' digests, the
- * day) are the same; if that record ever misses an input (as when the fingerprint read the
- * wrong folder, issue 33), nothing else would notice. So each build renders again one reused PI
- * document of every service (sampleDate), and compares it with the published file
- * (creationTime and version aside: sameDocument), after the check and before anything is
- * written. Each is laid out over its day and the day either side only, as a day-by-day check
- * lays out its new day (schedule/rollCheck.ts), with the episode lists that hold them. Returns
- * the documents found otherwise than published, each with what it was reused on; the engine
- * (buildSite.ts) then renders everything, as --force does. SPI_STATIC_DEBUG=plan names the
- * sample, SPI_STATIC_DEBUG=timing its cost (the "reuse check" step).
+ * The build checks its own reuse: a reused document is trusted because its recorded inputs are
+ * the same, and if that record ever misses an input (as when the fingerprint read the wrong
+ * folder, issue 33), nothing else would notice. So each build renders one reused PI document of
+ * every service again (sampleDate), laid out over its day and the day either side with the
+ * episode lists that hold them (as a day-by-day check lays out its new day), and compares it
+ * with the published file (sameDocument). Returns those found otherwise; the engine then renders
+ * everything, as --force does. docs/maintainers/engine.md.
  */
 export function checkReuse(
   outDir: string,
@@ -39,6 +32,7 @@ export function checkReuse(
   sampleOf: (id: string) => ReuseSample | undefined,
 ): string[] {
   const { provider } = broadcaster;
+  const started = performance.now();
   const mismatches: string[] = [];
   let checked = 0;
   for (const { service } of services) {
@@ -68,7 +62,7 @@ export function checkReuse(
     "plan",
     () =>
       `reuse check: ${checked} reused PI documents rendered again, ` +
-      `${mismatches.length} otherwise than published`,
+      `${mismatches.length} otherwise than published (${Math.round(performance.now() - started)} ms)`,
   );
   return mismatches;
 }
