@@ -21,7 +21,7 @@ interface ParseWorkers {
 }
 
 const [dist = "", dataDir = ""] = process.argv.slice(2);
-const module = pathToFileURL(join(dist, "load", "parseInWorkers.js")).href;
+const module = pathToFileURL(join(dist, "load", "files", "parseInWorkers.js")).href;
 const { parseWorkerScript, startParseWorkers } = (await import(module)) as {
   parseWorkerScript(): URL | undefined;
   startParseWorkers(count: number, script: URL): ParseWorkers;

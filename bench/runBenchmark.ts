@@ -65,6 +65,8 @@ interface Run {
   peakRssMb: number;
   /** The CLI's --json summary, without its list of problems. */
   summary: Record<string, unknown>;
+  /** CPU time of the build's reuse check step (SPI_STATIC_DEBUG=timing), 0 when it did not run. */
+  reuseCheckCpuSeconds: number;
 }
 
 interface Tree {
@@ -137,6 +139,11 @@ try {
     ofFullBuild: median((r) => pick(r).seconds / r.full.seconds),
     peakRssMb: median((r) => pick(r).peakRssMb),
     summary: pick(measured.at(-1) as RoundResult).summary,
+    /** The reuse check's CPU over the rest of the build's (issue 33's goal: at most 0.1). */
+    reuseCheckShare: median((r) => {
+      const { cpuSeconds, reuseCheckCpuSeconds } = pick(r);
+      return reuseCheckCpuSeconds / (cpuSeconds - reuseCheckCpuSeconds);
+    }),
   });
   const result = {
     services: serviceCount,
@@ -245,6 +252,15 @@ try {
           result.oneServiceChanged,
           `${result.oneServiceChanged.filesRewritten} files rewritten (${result.oneServiceChanged.filesOutsideTheService} outside ${syntheticServiceId(0)})`,
         ),
+        `  reuse check (CPU of its step over the rest of the build's; goal ≤ 10 % of a nightly): ${(
+          [
+            ["nightly day-roll", result.nightlyDayRoll],
+            ["CI nightly", result.ciNightly],
+            ["one service edited", result.oneServiceChanged],
+          ] as const
+        )
+          .map(([name, s]) => `${name} ${Math.round(s.reuseCheckShare * 100)} %`)
+          .join(", ")}`,
         `  edge rules, in process, one core: ${edgeRules.map((r) => `${r.name} (${r.status}) ${r.requestsPerSecond} requests/s`).join(", ")}`,
         `  nginx + njs on loopback, one worker process, wrk 1 thread 32 connections: ${
           typeof nginx === "string"
@@ -293,7 +309,7 @@ interface RoundResult {
   /** The copy floor into a RAM-backed folder (/dev/shm), when there is one. */
   ramFloor: number | undefined;
   /** The parse floor, measured once a round right after the full build read the same files. */
-  parse: Omit<Run, "summary">;
+  parse: Omit<Run, "summary" | "reuseCheckCpuSeconds">;
   parseThreads: number;
   full: Run;
   unchanged: Run;
@@ -417,14 +433,19 @@ async function settleDisk(): Promise<void> {
 async function build(now: number): Promise<Run> {
   const clock = new Date(now).toISOString();
   const args = ["build", "--data", dataDir, "--out", outDir, "--now", clock, "--json"];
-  const { code, stdout, stderr, ...usage } = await measure(args);
+  const { code, stdout, stderr, ...usage } = await measure(args, options.cli, {
+    SPI_STATIC_DEBUG: "timing",
+  });
   if (code !== 0) throw new Error(`build failed (exit ${code}):\n${stdout}\n${stderr}`);
   const summaryLine = stdout.split("\n").findLast((line) => line.startsWith("{"));
   const { problems: _problems, ...summary } = JSON.parse(summaryLine ?? "{}") as Record<
     string,
     unknown
   >;
-  return { ...usage, summary };
+  const reuseCheck = /^spi-static debug timing: reuse check: \d+ ms \(CPU (\d+) ms\)$/m.exec(
+    stderr,
+  );
+  return { ...usage, summary, reuseCheckCpuSeconds: Number(reuseCheck?.[1] ?? 0) / 1000 };
 }
 
 /**
@@ -440,13 +461,14 @@ async function letDataFilesSettle(): Promise<void> {
 }
 
 /** The CLI (or another script) with `args` in its own process: its time, CPU, peak RSS, output. */
-async function measure(args: string[], script = options.cli) {
+async function measure(args: string[], script = options.cli, env: Record<string, string> = {}) {
   const useTime = existsSync(timeBinary);
   const usageFile = join(root, "usage.json");
   const started = performance.now();
   const { stdout, stderr, code } = useTime
-    ? await runProcess(timeBinary, ["-v", process.execPath, script, ...args])
+    ? await runProcess(timeBinary, ["-v", process.execPath, script, ...args], env)
     : await runProcess(process.execPath, ["--import", usageReporter, script, ...args], {
+        ...env,
         SPI_BENCH_USAGE_FILE: usageFile,
       });
   const elapsed = seconds(started);

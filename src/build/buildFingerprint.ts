@@ -62,16 +62,12 @@ export function fingerprintOf(sources: BuildSources): string {
   return createHash("sha256").update(JSON.stringify(sources)).digest("hex");
 }
 
-export function fingerprintBuild(inputs: FingerprintInputs): string {
-  return fingerprintOf(readBuildSources(inputs));
-}
-
 /**
  * What a part of the program is when it cannot be read: a value no earlier build stored, so
  * the build renders everything again (unknown means changed). Never a constant: a constant
  * matches itself the next night, and a new program would keep yesterday's documents.
  */
-export function unknownPart(why: string): string {
+function unknownPart(why: string): string {
   return `unknown (${why}) ${randomUUID()}`;
 }
 
@@ -82,7 +78,7 @@ export function unknownPart(why: string): string {
  * process (they do not change while it runs), the runtime at each call (a test stands in
  * another). SPI_STATIC_DEBUG=plan names the parts that changed (programChanges).
  */
-export function describeProgram(): ReadonlyMap<string, string> {
+function describeProgram(): ReadonlyMap<string, string> {
   programParts ??= readProgramParts();
   return new Map([...programParts, ["runtime", describeRuntime()]]);
 }
@@ -118,13 +114,13 @@ export function fingerprintProgram(): string {
  * The versions of what runs the code (node, V8, ICU, Unicode and time-zone data: a tzdata update
  * moves UTC times, an ICU update can change text handling).
  */
-export function describeRuntime(): string {
+function describeRuntime(): string {
   const { node, v8, icu, tz, unicode, cldr } = process.versions;
   return `node ${node} v8 ${v8} icu ${icu} tz ${tz} unicode ${unicode} cldr ${cldr}`;
 }
 
 /** The nearest folder upwards with a package.json: the package's root, wherever it is installed. */
-export function findPackageRoot(from: string): string | undefined {
+function findPackageRoot(from: string): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, "package.json"))) return dir;
     if (dirname(dir) === dir) return undefined;

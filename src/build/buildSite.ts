@@ -1,11 +1,6 @@
 /**
  * src/build/ is the engine that remembers, and the only code that reads or writes
- * out/_spi-static/: it takes the lock, fingerprints the program and the data, decides what to
- * render again (the plan), hands out versions and publishes under that record. The rule for a
- * file: if it reads or writes the state folder, or decides from what an earlier build left, it
- * lives here; what only writes one site file safely or removes files (atomic write, removal,
- * "same document") lives in src/publish/ and knows nothing of the state. load/, schedule/ and
- * render/ never import from here (test/stageImports.test.ts). docs/maintainers/engine.md.
+ * out/_spi-static/ (what belongs here and what in src/publish/: docs/maintainers/engine.md).
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -13,6 +8,7 @@ import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import { type ApiKeys, type KeySources, resolveApiKeys } from "../edge/apiKeys.js";
 import { edgeSiteOf, renderEdgeFiles } from "../edge/edgeFiles.js";
+import type { LoadReport } from "../load/loadBroadcaster.js";
 import type { Broadcaster, Service } from "../load/model/broadcaster.js";
 import { publishedFqdns } from "../load/model/broadcaster.js";
 import { InputError, type InputProblem } from "../load/text/inputProblem.js";
@@ -30,8 +26,8 @@ import {
 import type { LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
 import { fqdnOfKey, KEYED_SI_PATH, OPEN_SI_PATH, type SiteDocument } from "../site/siteContract.js";
 import type { PlainDate } from "../time/plainDate.js";
-import { openAheadFolder } from "./aheadFolder.js";
-import { fingerprintProgram, readBuildSources } from "./buildFingerprint.js";
+import { type BuildSources, fingerprintProgram, readBuildSources } from "./buildFingerprint.js";
+import type { BuildLockOptions } from "./buildLock.js";
 import {
   afterHashing,
   type BuildPlan,
@@ -44,16 +40,17 @@ import {
   type ServicePlan,
   type SettledDecision,
 } from "./buildPlan.js";
-import { type BuildStamp, recordedSources } from "./buildStamp.js";
+import { recordedSources } from "./buildStamp.js";
 import { type BuildState, readBuildState } from "./buildState.js";
+import { BuildSteps } from "./buildSteps.js";
 import { type CheckRecord, openCheckRecord } from "./checkRecord.js";
-import { openDigestRecord } from "./digestRecord.js";
+import { type DigestRecord, openDigestRecord } from "./digestRecord.js";
 import { observeState, type SeenFile, seeUnchanged } from "./fileState.js";
 import { refuseHostChange } from "./hostChange.js";
 import { openInputCacheFolder } from "./inputCacheFolder.js";
 import { describeChanges, type InputChanges, inputChanges } from "./inputChanges.js";
 import { type InputsRecord, readInputsRecord } from "./inputsRecord.js";
-import { readKeptServices, recordServiceRoutes } from "./keptServices.js";
+import { type KeptServices, readKeptServices, recordServiceRoutes } from "./keptServices.js";
 import { type PlannedLogo, planLogoDocuments } from "./plannedLogos.js";
 import {
   findUpToDateSite,
@@ -64,7 +61,8 @@ import {
   publishSite,
 } from "./publishSite.js";
 import { RenderAhead } from "./renderAhead.js";
-import { ReuseCheck, sampleDate } from "./reuseCheck.js";
+import { checkReuse, type ReuseSample, sampleDate } from "./reuseCheck.js";
+import { openStagingFolder, removeStaleStaging, type StagingFolder } from "./stagingFolder.js";
 import { type ShortcutNotes, STATE_DIR } from "./stateFolder.js";
 
 export interface BuildOptions {
@@ -73,7 +71,7 @@ export interface BuildOptions {
   /** The build's clock, UTC ms: decides today's date and every creationTime. */
   now: number;
   /** How to wait for another build's lock, and where to report progress. */
-  publish?: PublishOptions;
+  publish?: { lock?: BuildLockOptions; onProgress?: PublishOptions["onProgress"] };
   /** API keys for the edge rules; without them, the data folder's demo key (if any). */
   keys?: KeySources;
   /** Publish the services without errors even when others have some (`--keep-going`). */
@@ -82,11 +80,7 @@ export interface BuildOptions {
   force?: boolean;
   /** Publish under a new radiodnsHost, deleting the PI files under the old one (`--change-host`). */
   changeHost?: boolean;
-  /**
-   * How many threads may parse data files at once; 1 keeps to the main thread. Unset: every
-   * core. Documents are rendered on the main thread (render workers were no faster on two
-   * cores: BENCHMARKS.md, issue 15; removed in issue 23).
-   */
+  /** Threads that may parse data files at once; 1 keeps to the main thread. Unset: every core. */
   jobs?: number | undefined;
   /** Sees the validated, laid-out data this build renders (the EPG preview shows the same). */
   onValidated?: (report: DataReport) => void;
@@ -109,40 +103,30 @@ export interface BuildSummary extends PublishSummary {
   /** Those of them whose last published PI files and SI entry were kept. */
   keptServices: string[];
   /**
-   * Records in out/_spi-static/ that only save work and were found damaged: each names the
-   * file and what was wrong; the build ignored them, did the work, and wrote them anew. And
-   * reused documents the reuse check found otherwise (reuseCheck.ts): then everything was
-   * rendered.
+   * Damaged records that only save work (ignored, the work done, written anew), and reused
+   * documents the reuse check found otherwise (then everything was rendered), each by name.
    */
   notes: string[];
 }
 
 /**
- * The whole pipeline: load → plan → schedule → render → publish (the plan: buildPlan.ts, decided
- * from the records before the schedule stage runs). Everything that can reject the input
- * runs before the first file is written, so a bad input leaves the published folder untouched.
- * When the last error-free build used the same program, data and keys on the same local day,
- * its files are what this build would write: it stops after checking they are still intact.
+ * The whole pipeline, under the lock (buildLocked: its steps). Everything that can reject the
+ * input runs before the first file is written, so a bad input leaves out/ untouched.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildSummary> {
   const { dataDir, outDir, keys = {}, publish } = options;
   const started = performance.now();
   const apiKeys = await resolveApiKeys(dataDir, keys);
-  // One build at a time from here to the end: every record it reads and writes (the input cache,
-  // the digests and checks included) is read and written under the lock.
+  // One build at a time: every record it reads and writes is read and written under the lock.
   const firstBuild = !existsSync(outDir);
-  const release = await holdOutputFolder(
-    outDir,
-    publish?.lock === "held" ? undefined : publish?.lock,
-  );
+  const release = await holdOutputFolder(outDir, publish?.lock);
   let summary: BuildSummary;
   try {
-    const locked = { ...options, publish: { ...publish, lock: "held" as const } };
-    summary = await buildLocked(started, apiKeys, locked).catch(async (error: unknown) => {
+    summary = await buildLocked(started, apiKeys, options).catch(async (error: unknown) => {
       if (!(error instanceof ReusedWrongly)) throw error;
       // What was reused cannot be trusted tonight: everything is rendered, nothing is written
       // before (the check runs before the publish stage).
-      const rebuilt = await buildLocked(started, apiKeys, { ...locked, force: true });
+      const rebuilt = await buildLocked(started, apiKeys, { ...options, force: true });
       return { ...rebuilt, notes: [...error.notes, ...rebuilt.notes] };
     });
   } catch (error) {
@@ -168,170 +152,239 @@ function removeStateOnly(outDir: string): void {
   }
 }
 
+/** What the "read state" step gives the steps after it. */
+interface StateRead {
+  state: BuildState;
+  /** Damaged records that only save work, said in the summary. */
+  notes: ShortcutNotes;
+  known: DigestRecord;
+  sources: BuildSources;
+}
+
+/**
+ * One build under the lock: its named steps, each timed (`SPI_STATIC_DEBUG=timing`,
+ * buildSteps.ts). Until the build publishes, what it makes waits in its staging folder: the input
+ * cache entries (moved in by the commit step) and the documents rendered ahead.
+ */
 async function buildLocked(
   started: number,
   apiKeys: ApiKeys,
-  {
-    dataDir,
-    outDir,
-    now,
-    publish,
-    keepGoing = false,
-    force = false,
-    changeHost = false,
-    jobs,
-    onValidated,
-  }: BuildOptions,
+  options: BuildOptions,
 ): Promise<BuildSummary> {
-  // The state, read once, under the lock; publishSite writes it.
+  const { outDir, now } = options;
+  const steps = new BuildSteps();
+  const read = await steps.run("read state", () => readState(options, apiKeys));
+  const upToDate = await steps.run("up to date?", () => findUpToDate(options, read));
+  const milliseconds = () => Math.round(performance.now() - started);
+  if (upToDate) return { ...upToDate, milliseconds: milliseconds() };
+  removeStaleStaging(outDir);
+  const staging = openStagingFolder(outDir);
+  try {
+    const { loaded, cache } = await steps.run("load", () => load(options, read, staging));
+    const planned = await steps.run("plan", () => plan(options, read, loaded.broadcaster));
+    const checked = await steps.run("check", () => check(options, loaded, planned, staging));
+    const mismatches = await steps.run("reuse check", () =>
+      checkReuse(outDir, now, checked.scheduled, checked.checks, (id) => sampleOf(checked, id)),
+    );
+    if (mismatches.length > 0) throw new ReusedWrongly(mismatches);
+    const published = await steps.run("publish", () =>
+      publish(options, apiKeys, read, checked, steps),
+    );
+    // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
+    await steps.run("commit", () => {
+      cache.commit();
+      staging.drop();
+    });
+    return { ...published, milliseconds: milliseconds() };
+  } catch (error) {
+    staging.drop(true);
+    throw error;
+  }
+}
+
+/** The state, read once under the lock (publishSite writes it), and the build's sources. */
+function readState({ outDir, dataDir, force }: BuildOptions, apiKeys: ApiKeys): StateRead {
   const notes: ShortcutNotes = [];
   const state = readBuildState(outDir, notes);
   // --force trusts nothing an earlier build kept: every data file is hashed and parsed again.
   const known = openDigestRecord(state, Date.now(), { readEarlier: !force });
   const sources = readBuildSources({ dataDir, keyDigests: apiKeys.digests, known });
-  if (force) debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
-  const upToDate = force
-    ? undefined
-    : await findUpToDateSite<StampedReport>(outDir, sources, now, { ...publish, state });
-  if (upToDate) {
-    return {
-      ...upToDate.report,
+  return { state, notes, known, sources };
+}
+
+/** The summary of a build that has nothing to do: the last one's files are still intact. */
+function findUpToDate(
+  { outDir, now, force }: BuildOptions,
+  { state, sources }: StateRead,
+): Omit<BuildSummary, "milliseconds"> | undefined {
+  if (force) {
+    debug("stamp", () => `building ${outDir}: --force skips the up-to-date check`);
+    return undefined;
+  }
+  const site = findUpToDateSite<StampedReport>(outDir, sources, now, state);
+  return (
+    site && {
+      ...site.report,
       upToDate: true,
       rendered: 0,
       reused: 0,
       written: 0,
-      unchanged: upToDate.files.length,
+      unchanged: site.files.length,
       removed: 0,
-      foreign: upToDate.foreign,
+      foreign: site.foreign,
       brokenServices: [],
       keptServices: [],
       notes: [],
-      milliseconds: Math.round(performance.now() - started),
-    };
-  }
+    }
+  );
+}
+
+/** The load stage, its parsed files cached in out/ (inputCacheFolder.ts). */
+async function load(
+  { outDir, dataDir, force, jobs }: BuildOptions,
+  { known }: StateRead,
+  staging: StagingFolder,
+) {
   // Imported here: an up-to-date build never needs the parsers and schemas (half its run time).
   const { loadBroadcaster } = await import("../load/loadBroadcaster.js");
+  const readEarlier = !force;
+  const cache = openInputCacheFolder(outDir, fingerprintProgram(), staging, { readEarlier });
+  const parallel = jobs ?? availableParallelism();
+  return { loaded: await loadBroadcaster(dataDir, { cache, known, jobs: parallel }), cache };
+}
+
+/** The plan (buildPlan.ts), from the records, before the schedule stage runs. */
+function plan(
+  { outDir, dataDir, now, force = false }: BuildOptions,
+  { state, sources }: StateRead,
+  broadcaster: Broadcaster | undefined,
+): Planned | undefined {
+  if (!broadcaster) return undefined;
+  const checkRecord = openCheckRecord(state, fingerprintProgram(), dataDir);
+  const changes = inputChanges(recordedSources(state), sources);
+  return planFor(broadcaster, now, outDir, { state, checkRecord, changes, force });
+}
+
+/** What the check step found: the services laid out, and everything the publish step needs. */
+interface Checked extends DataReport {
+  scheduled: ScheduledBroadcaster;
+  planned: Planned;
+  ahead: RenderAhead;
+  hasErrors: boolean;
+}
+
+/**
+ * The schedule stage under the plan; everything that can reject the input has run by its end,
+ * before the first file is written.
+ */
+async function check(
+  { now, dataDir, keepGoing, onValidated }: BuildOptions,
+  loaded: LoadReport,
+  planned: Planned | undefined,
+  staging: StagingFolder,
+): Promise<Checked> {
   const { dataReport } = await import("../loadAndSchedule.js");
-  const cache = openInputCacheFolder(outDir, fingerprintProgram(), { readEarlier: !force });
-  const aheadFolder = openAheadFolder(outDir);
-  // Until the build publishes, the entries it makes wait in a staging folder, dropped if it does
-  // not; the documents it renders ahead wait in another, dropped either way.
-  try {
-    const checkRecord = openCheckRecord(state, fingerprintProgram(), dataDir);
-    const loaded = await loadBroadcaster(dataDir, {
-      cache,
-      known,
-      jobs: jobs ?? availableParallelism(),
-    });
-    const changes = inputChanges(recordedSources(state), sources);
-    const planned =
-      loaded.broadcaster &&
-      planFor(loaded.broadcaster, now, outDir, { state, checkRecord, changes, force });
-    const ahead = new RenderAhead(now, aheadFolder);
-    const reuse = new ReuseCheck(outDir, now);
-    const validated = dataReport(loaded, planned && schedule(planned, now, ahead, reuse));
-    onValidated?.(validated);
-    const { scheduled, problems, brokenServices } = validated;
-    const hasErrors = problems.some((p) => p.severity === "error");
-    if (!planned || !scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
-      throw new InputError(problems, dataDir);
-    }
-    debug(
-      "plan",
-      () =>
-        `reuse check: ${reuse.checked} reused PI documents rendered again, ` +
-        `${reuse.mismatches.length} otherwise than published (${Math.round(reuse.milliseconds)} ms)`,
-    );
-    if (reuse.mismatches.length > 0) throw new ReusedWrongly(reuse.mismatches);
-    const { broadcaster } = scheduled;
-    const { radiodnsHost } = broadcaster.provider;
-    // A service that broke keeps last night's PI files, SI entry and routes: one typo never
-    // takes it off air.
-    const kept = readKeptServices(outDir, state, radiodnsHost, keepGoing ? brokenServices : []);
-    const keptRoutes = [...kept.routes.values()];
-    const keptFqdns = keptRoutes.map(({ key }) => fqdnOfKey(key));
-    refuseHostChange(outDir, state.owned, radiodnsHost, changeHost, [
-      ...new Set([...publishedFqdns(broadcaster), ...keptFqdns]),
-    ]);
-    const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, keptRoutes));
-    const { serviceInformation } = siteInputs(
-      fingerprintProgram(),
-      broadcaster.provider,
-      broadcaster.services,
-    );
-    // Logos made from source images (src/logos, issue 27), before anything is written; published
-    // first, so SI never names a logo not yet there.
-    const logos = await planLogoDocuments(outDir, planned.state, state, broadcaster, now);
-    const tally = new PlanTally();
-    // Carried over with --keep-going: the SI entries of the services that broke.
-    const carriedTo = new Map([
-      [OPEN_SI_PATH, kept.openSi],
-      [KEYED_SI_PATH, kept.keyedSi],
-    ]);
-    const documents = documentsToPublish({
-      outDir,
-      now,
-      scheduled,
-      planned,
-      ahead,
-      tally,
-      logos,
-      carriedTo,
-      serviceInformation,
-      edgeFiles,
-    });
-    const report: StampedReport = {
-      builtAt: new Date(now).toISOString(),
-      today: scheduled.today,
-      services: broadcaster.services.length,
-      keys: { origin: apiKeys.origin, demo: apiKeys.demo, count: apiKeys.digests.length },
-      problems,
-    };
-    const { timeZone } = broadcaster.provider;
-    // Only a build without errors may stand in for the next one: --keep-going reports must repeat.
-    const stamp: BuildStamp<StampedReport> | undefined = hasErrors
-      ? undefined
-      : {
-          sources,
-          timeZone,
-          today: scheduled.today,
-          report,
-        };
-    // Into the state publishSite writes: a build that stops before publishing writes none.
-    known.commit();
-    checkRecord.commit(broadcaster.provider, scheduled.span, validated.checks);
-    recordServiceRoutes(state, broadcaster.services, kept);
-    const published = await publishSite(outDir, documents, {
-      ...publish,
-      stamp,
-      keep: kept.paths,
-      now,
-      state,
-    });
-    debug(
-      "render",
-      () =>
-        `${ahead.taken} PI documents taken as rendered ahead during the check ` +
-        `(${ahead.rendered} rendered ahead)`,
-    );
-    debug("plan", () => tally.describe());
-    // Only now: a build that stops before publishing leaves out/ as it was, the cache included.
-    cache.commit();
-    aheadFolder.drop();
-    return {
-      ...published,
-      ...report,
-      upToDate: false,
-      milliseconds: Math.round(performance.now() - started),
-      brokenServices,
-      keptServices: [...kept.routes.keys()],
-      notes,
-    };
-  } catch (error) {
-    cache.abort();
-    aheadFolder.drop(true);
-    throw error;
+  const ahead = new RenderAhead(now, staging);
+  const validated = dataReport(loaded, planned && schedule(planned, now, ahead));
+  onValidated?.(validated);
+  const { scheduled, problems } = validated;
+  const hasErrors = problems.some((p) => p.severity === "error");
+  if (!planned || !scheduled || scheduled.services.length === 0 || (hasErrors && !keepGoing)) {
+    throw new InputError(problems, dataDir);
   }
+  return { ...validated, scheduled, planned, ahead, hasErrors };
+}
+
+/**
+ * The publish step: the records go into the state publishSite writes (a build that stops before
+ * publishing writes none), then every document, rendered as it is published (the render step).
+ */
+async function publish(
+  options: BuildOptions,
+  apiKeys: ApiKeys,
+  { state, known, sources, notes }: StateRead,
+  checked: Checked,
+  steps: BuildSteps,
+): Promise<Omit<BuildSummary, "milliseconds">> {
+  const { outDir, now, keepGoing } = options;
+  const { scheduled, problems, brokenServices, planned, ahead } = checked;
+  const { broadcaster } = scheduled;
+  const { provider } = broadcaster;
+  // A service that broke keeps last night's PI files, SI entry and routes: one typo never
+  // takes it off air.
+  const broken = keepGoing ? brokenServices : [];
+  const kept = readKeptServices(outDir, state, provider.radiodnsHost, broken);
+  const documents = await siteDocuments(options, apiKeys, state, checked, kept);
+  const report: StampedReport = {
+    builtAt: new Date(now).toISOString(),
+    today: scheduled.today,
+    services: broadcaster.services.length,
+    keys: { origin: apiKeys.origin, demo: apiKeys.demo, count: apiKeys.digests.length },
+    problems,
+  };
+  // Only a build without errors may stand in for the next one: --keep-going reports must repeat.
+  const { timeZone } = provider;
+  const stamp = checked.hasErrors ? undefined : { sources, timeZone, today: report.today, report };
+  known.commit();
+  planned.checkRecord.commit(provider, scheduled.span, checked.checks);
+  recordServiceRoutes(state, broadcaster.services, kept);
+  const published = await publishSite(outDir, steps.during("render", documents.all), {
+    onProgress: options.publish?.onProgress,
+    stamp,
+    keep: kept.paths,
+    now,
+    state,
+  });
+  debug(
+    "render",
+    () =>
+      `${ahead.taken} PI documents taken as rendered ahead during the check ` +
+      `(${ahead.rendered} rendered ahead)`,
+  );
+  debug("plan", () => documents.tally.describe());
+  const keptServices = [...kept.routes.keys()];
+  return { ...published, ...report, upToDate: false, brokenServices, keptServices, notes };
+}
+
+/**
+ * Everything the publish step writes, decided before the first file is: the host checked, the
+ * edge files rendered, the logos planned (src/logos, issue 27), the SI entries of broken
+ * services carried over.
+ */
+async function siteDocuments(
+  { outDir, now, changeHost = false }: BuildOptions,
+  apiKeys: ApiKeys,
+  state: BuildState,
+  checked: Checked,
+  kept: KeptServices,
+) {
+  const { broadcaster } = checked.scheduled;
+  const keptRoutes = [...kept.routes.values()];
+  const fqdns = [...publishedFqdns(broadcaster), ...keptRoutes.map(({ key }) => fqdnOfKey(key))];
+  refuseHostChange(outDir, state.owned, broadcaster.provider.radiodnsHost, changeHost, [
+    ...new Set(fqdns),
+  ]);
+  const edgeFiles = await renderEdgeFiles(edgeSiteOf(broadcaster, apiKeys.digests, keptRoutes));
+  const program = fingerprintProgram();
+  const si = siteInputs(program, broadcaster.provider, broadcaster.services);
+  const planState = checked.planned.state;
+  const logos = await planLogoDocuments(outDir, planState, state, broadcaster, now);
+  const carriedTo = new Map([
+    [OPEN_SI_PATH, kept.openSi],
+    [KEYED_SI_PATH, kept.keyedSi],
+  ]);
+  const tally = new PlanTally();
+  const all = documentsToPublish({
+    outDir,
+    now,
+    checked,
+    tally,
+    logos,
+    carriedTo,
+    serviceInformation: si.serviceInformation,
+    edgeFiles,
+  });
+  return { all, tally };
 }
 
 /**
@@ -339,30 +392,49 @@ async function buildLocked(
  * or rendered ahead, then what the render stage renders (PI, then SI), the SI reused, and the
  * edge files last: the worker never names a service whose documents are not yet written.
  */
-function* documentsToPublish({
-  outDir,
-  now,
-  scheduled,
-  planned,
-  ahead,
-  tally,
-  logos,
-  carriedTo,
-  serviceInformation,
-  edgeFiles,
-}: {
+function* documentsToPublish(site: {
   outDir: string;
   now: number;
-  scheduled: ScheduledBroadcaster;
-  planned: Planned;
-  ahead: RenderAhead;
+  checked: Checked;
   tally: PlanTally;
   logos: readonly PlannedLogo[];
   carriedTo: ReadonlyMap<string, string[]>;
   serviceInformation: string;
   edgeFiles: readonly SiteDocument[];
 }): Generator<PublishableDocument> {
-  const note = (path: string, decision: SettledDecision) => {
+  const { checked, tally, carriedTo } = site;
+  const note = noting(tally);
+  for (const { document, decision } of site.logos) {
+    note(document.path, decision);
+    yield document;
+  }
+  const inputsOf = new Map<string, string>();
+  const programmeInformation = new Map<string, PlainDate[]>();
+  yield* programmeInformationDocuments(checked, note, programmeInformation, inputsOf);
+  const reusedSi = new Map<string, SeenFile>();
+  const serviceInformation: string[] = [];
+  for (const [path, carried] of carriedTo) {
+    const inputs = withInputs(site.serviceInformation, carried);
+    const decision = note(path, settle(site.outDir, path, planSi(checked.planned, path, inputs)));
+    inputsOf.set(path, inputs);
+    if (decision.render) serviceInformation.push(path);
+    else reusedSi.set(path, decision.file);
+  }
+  const toRender = { programmeInformation, serviceInformation };
+  for (const { path, content } of renderSite(checked.scheduled, site.now, toRender)) {
+    const carried = carriedTo.get(path) ?? [];
+    const withCarried = carried.length > 0 ? withServiceEntries(content, carried) : content;
+    yield { path, inputs: inputsOf.get(path), content: withCarried };
+  }
+  for (const [path, file] of reusedSi) {
+    yield { path, inputs: inputsOf.get(path) ?? "", reused: file };
+  }
+  yield* site.edgeFiles;
+}
+
+/** Counts a settled decision, and says why a document is rendered (SPI_STATIC_DEBUG=plan). */
+function noting(tally: PlanTally) {
+  return (path: string, decision: SettledDecision): SettledDecision => {
     tally.count(decision);
     if (decision.render) {
       const { why, detail } = decision;
@@ -370,63 +442,45 @@ function* documentsToPublish({
     }
     return decision;
   };
-  const decide = (path: string, inputs: string, detail?: () => string | undefined) =>
-    note(path, settle(outDir, path, planDocument(planned.state, path, inputs, detail)));
-  for (const { document, decision } of logos) {
-    note(document.path, decision);
-    yield document;
-  }
-  const toRender = {
-    programmeInformation: new Map<string, PlainDate[]>(),
-    serviceInformation: [] as string[],
-  };
-  const inputsOf = new Map<string, string>();
+}
+
+/**
+ * The PI documents reused or rendered ahead, as the plan settled them; those left to the render
+ * stage are put into `toRender` (their days by service) and `inputsOf`.
+ */
+function* programmeInformationDocuments(
+  { scheduled, planned, ahead }: Checked,
+  note: ReturnType<typeof noting>,
+  toRender: Map<string, PlainDate[]>,
+  inputsOf: Map<string, string>,
+): Generator<PublishableDocument> {
   for (const { service } of scheduled.services) {
     const days: PlainDate[] = [];
-    for (const document of planned.documentsOf(service.id)) {
-      const { path, date, inputs } = document;
+    for (const { path, date, inputs, decision } of planned.documentsOf(service.id)) {
       // A file whose state changed is hashed here, as it is published (the I/O at the edge).
-      const decision = note(path, planned.settle(path, document.decision));
-      if (!decision.render) {
-        yield { path, inputs, reused: decision.file };
-        continue;
-      }
-      const content = ahead.take(path);
-      if (content) {
-        yield { path, inputs, content };
-      } else {
+      const settled = note(path, planned.settle(path, decision));
+      const content = settled.render ? ahead.take(path) : undefined;
+      if (!settled.render) yield { path, inputs, reused: settled.file };
+      else if (content) yield { path, inputs, content };
+      else {
         days.push(date);
         inputsOf.set(path, inputs);
       }
     }
-    if (days.length > 0) toRender.programmeInformation.set(service.id, days);
+    if (days.length > 0) toRender.set(service.id, days);
   }
-  const reusedSi = new Map<string, SeenFile>();
-  for (const [path, carried] of carriedTo) {
-    const inputs = withInputs(serviceInformation, carried);
-    const decision = decide(
-      path,
-      inputs,
-      () =>
-        (planned.state.changes && describeChanges(planned.state.changes)) ??
-        "the services published, or the entries kept for broken ones, changed",
-    );
-    inputsOf.set(path, inputs);
-    if (decision.render) toRender.serviceInformation.push(path);
-    else reusedSi.set(path, decision.file);
-  }
-  for (const { path, content } of renderSite(scheduled, now, toRender)) {
-    const carried = carriedTo.get(path) ?? [];
-    yield {
-      path,
-      inputs: inputsOf.get(path),
-      content: carried.length > 0 ? withServiceEntries(content, carried) : content,
-    };
-  }
-  for (const [path, file] of reusedSi) {
-    yield { path, inputs: inputsOf.get(path) ?? "", reused: file };
-  }
-  yield* edgeFiles;
+}
+
+/** An SI document's decision: its inputs name the services published (and those carried). */
+function planSi(planned: Planned, path: string, inputs: string): DocumentDecision {
+  return planDocument(
+    planned.state,
+    path,
+    inputs,
+    () =>
+      (planned.state.changes && describeChanges(planned.state.changes)) ??
+      "the services published, or the entries kept for broken ones, changed",
+  );
 }
 
 /** The plan of a build, with the state it was made from. */
@@ -434,6 +488,7 @@ interface Planned {
   broadcaster: Broadcaster;
   state: PlanState;
   plan: BuildPlan;
+  checkRecord: CheckRecord;
   /** A service's planned PI documents. */
   documentsOf(id: string): ServicePlan["documents"];
   /** A PI document's decision settled (settle), hashing its file once at most. */
@@ -445,65 +500,60 @@ interface Planned {
 
 /**
  * Gathers what the plan is made from (the records, the published files' states) and makes it:
- * the I/O before the pure planner (buildPlan.ts). A document whose file's state changed is
- * hashed later, as it is published (settle); rendering ahead takes only what the plan renders.
+ * the I/O before the pure planner (buildPlan.ts).
  */
 function planFor(
   broadcaster: Broadcaster,
   now: number,
   outDir: string,
-  {
-    state: buildState,
-    checkRecord,
-    changes,
-    force,
-  }: { state: BuildState; checkRecord: CheckRecord; changes: InputChanges; force: boolean },
+  given: { state: BuildState; checkRecord: CheckRecord; changes: InputChanges; force: boolean },
 ): Planned {
   const { provider } = broadcaster;
   const { today, dates, span } = publishedDays(provider.timeZone, now);
-  const recorded: InputsRecord = force ? new Map() : readInputsRecord(buildState);
-  const observed = new Map<string, string>();
-  for (const path of recorded.keys()) {
-    const seen = observeState(join(outDir, path));
-    if (seen !== undefined) observed.set(path, seen);
-  }
-  const state: PlanState = {
-    force,
-    recorded,
-    checks: checkRecord.recorded,
-    journaled: new Set(buildState.journaledVersions.keys()),
-    observed,
-    changes,
-  };
+  const { checkRecord, force } = given;
+  const recorded: InputsRecord = force ? new Map() : readInputsRecord(given.state);
+  const journaled = new Set(given.state.journaledVersions.keys());
+  const observed = observedStates(outDir, recorded);
+  const checks = checkRecord.recorded;
+  const state: PlanState = { force, recorded, checks, journaled, observed, changes: given.changes };
   const program = fingerprintProgram();
-  const plan = planBuild(
-    state,
-    broadcaster.services.map((service) => ({
-      id: service.id,
-      fqdn: service.radiodns.fqdn,
-      serviceIdentifier: service.radiodns.serviceIdentifier,
-      ...withSpan(serviceInputs(program, provider, service), service, span),
-      checkKey: checkRecord.keyOf(provider, service),
-      span,
-    })),
-    dates,
-  );
+  const toPlan = broadcaster.services.map((service) => ({
+    id: service.id,
+    fqdn: service.radiodns.fqdn,
+    serviceIdentifier: service.radiodns.serviceIdentifier,
+    ...withSpan(serviceInputs(program, provider, service), service, span),
+    checkKey: checkRecord.keyOf(provider, service),
+    span,
+  }));
+  const plan = planBuild(state, toPlan, dates);
   for (const { id, check } of plan.services) debug("plan", () => `${id}: ${describeCheck(check)}`);
   const byId = new Map(plan.services.map((service) => [service.id, service.documents]));
   const settled = new Map<string, SettledDecision>();
+  const documentsOf = (id: string) => byId.get(id) ?? [];
   return {
     broadcaster,
     state,
     plan,
+    checkRecord,
     today,
     dates,
-    documentsOf: (id) => byId.get(id) ?? [],
-    settle(path, decision) {
+    documentsOf,
+    settle: (path, decision) => {
       const found = settled.get(path) ?? settle(outDir, path, decision);
       settled.set(path, found);
       return found;
     },
   };
+}
+
+/** The published files' states now, of those the last build recorded. */
+function observedStates(outDir: string, recorded: InputsRecord): Map<string, string> {
+  const observed = new Map<string, string>();
+  for (const path of recorded.keys()) {
+    const seen = observeState(join(outDir, path));
+    if (seen !== undefined) observed.set(path, seen);
+  }
+  return observed;
 }
 
 /**
@@ -531,16 +581,10 @@ function settle(outDir: string, path: string, decision: DocumentDecision): Settl
 /**
  * The schedule stage under the plan: the services whose recorded check the plan reuses are
  * taken as recorded, those it rolls on are checked day by day, and each service laid out (in
- * full or its new days) has the document or two the plan renders of it rendered from that
- * layout at once (renderAhead.ts), when the layout covers their days; and one document of each
- * service that the plan reuses is rendered again and compared (reuseCheck.ts).
+ * full or its new days) has the documents the plan renders of the days laid out rendered from
+ * that layout at once (renderAhead.ts).
  */
-function schedule(
-  planned: Planned,
-  now: number,
-  ahead: RenderAhead,
-  reuse: ReuseCheck,
-): ScheduleReport {
+function schedule(planned: Planned, now: number, ahead: RenderAhead): ScheduleReport {
   const { broadcaster, plan, documentsOf } = planned;
   const recorded = new Map<string, ServiceCheck>();
   const rolled = new Map<string, ServiceCheck>();
@@ -552,18 +596,22 @@ function schedule(
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    // A service checked day by day has the programmes of its new days only.
+    // A service checked day by day has the programmes of its new days only. One whose every
+    // document renders (a first build, an edit) is left to the render stage: staging them all
+    // passed the whole site through the disk twice (first build at 100 services: +2.3 s of
+    // system CPU, no less user CPU: docs/maintainers/engine.md).
     const { service, documentDates } = step.value;
-    const toRender = documentsOf(service.id).filter(
+    const planned = documentsOf(service.id);
+    const toRender = planned.filter(
       ({ decision, date }) => decision.render === true && documentDates.includes(date),
     );
-    ahead.renderFrom(broadcaster.provider, step.value, toRender);
-    reuse.checkFrom(broadcaster.provider, step.value, sampleOf(planned, service.id));
+    if (toRender.length < planned.length)
+      ahead.renderFrom(broadcaster.provider, step.value, toRender);
   }
 }
 
 /** The reused PI document of a service that the reuse check renders again tonight. */
-function sampleOf(planned: Planned, id: string) {
+function sampleOf({ planned }: Checked, id: string): ReuseSample | undefined {
   const byDate = new Map(planned.documentsOf(id).map((document) => [document.date, document]));
   const date = sampleDate(id, planned.today, planned.dates, (date) => {
     const document = byDate.get(date);
@@ -574,7 +622,7 @@ function sampleOf(planned: Planned, id: string) {
   const path = date && byDate.get(date)?.path;
   if (date === undefined || path === undefined) return undefined;
   debug("plan", () => `${id}: reuse check: renders ${path} again and compares it`);
-  return { path, date, why: "its inputs and file as the last build recorded them" };
+  return { path, date };
 }
 
 /**
@@ -586,15 +634,10 @@ class ReusedWrongly extends Error {
 
   constructor(mismatches: readonly string[]) {
     super(`${mismatches.length} reused documents render otherwise`);
-    this.notes = [
-      ...mismatches
-        .slice(0, 5)
-        .map(
-          (mismatch) =>
-            `${mismatch} renders otherwise with this program and data: the record of what it is made from missed a change, so every document was rendered again, as with --force`,
-        ),
-      ...(mismatches.length > 5 ? [`and ${mismatches.length - 5} more reused documents`] : []),
-    ];
+    const why = `renders otherwise with this program and data: the record of what it is made from missed a change, so every document was rendered again, as with --force`;
+    const more = mismatches.length - 5;
+    this.notes = mismatches.slice(0, 5).map((mismatch) => `${mismatch} ${why}`);
+    if (more > 0) this.notes.push(`and ${more} more reused documents`);
   }
 }
 

@@ -12,9 +12,7 @@ import { join } from "node:path";
 import { debug } from "../debug/debugLog.js";
 import type { InputCache } from "../load/files/inputCache.js";
 import { ReusedBuffer } from "../load/files/reusedBuffer.js";
-import { writeFileAtomically } from "../publish/writeFileAtomically.js";
-import { refuseUnsafeEntries, scanStateFolder } from "./scanOutputFolder.js";
-import { openStagingFolder, removeStaleStaging } from "./stagingFolder.js";
+import type { StagingFolder } from "./stagingFolder.js";
 import { STATE_DIR } from "./stateFolder.js";
 
 /** Where out/ keeps the input cache: a file per validated data file, named by its key. */
@@ -41,8 +39,6 @@ export interface InputCacheFolder extends InputCache {
    * the folder holds one build's inputs, no more.
    */
   commit(): void;
-  /** After a build that did not publish: drops the entries it made, leaving out/ as it was. */
-  abort(): void;
 }
 
 /**
@@ -50,26 +46,24 @@ export interface InputCacheFolder extends InputCache {
  * bookkeeping, so it travels with the output folder from one night to the next. A key covers
  * the program, the kind of file and its bytes, so a new program version or any edit misses.
  * Reads and writes never fail the build: an entry that cannot be read is parsed again, one that
- * cannot be written is only missing next time. The entries a build makes go to a staging folder
- * of its own at once (held in memory they took 58 MB per 100 services until the end of the
- * build) and are moved into inputs/ only by a build that published (`commit`), so a refused
- * build leaves out/ as it was (`abort`); each move is a rename, so a build killed midway leaves
- * no entry half-written. Each entry carries a digest of its own bytes and is parsed again when
- * it does not match; `readEarlier: false` (`--force`) reads none of an earlier build's entries.
+ * cannot be written is only missing next time. The entries a build makes go to its staging
+ * folder at once (held in memory they took 58 MB per 100 services until the end of the build)
+ * and are moved into inputs/ only by a build that published (`commit`), so a refused build
+ * leaves out/ as it was (the engine drops the staging folder); each move is a rename, so a
+ * build killed midway leaves no entry half-written. Each entry carries a digest of its own
+ * bytes and is parsed again when it does not match; `readEarlier: false` (`--force`) reads none of an earlier build's entries.
  */
 export function openInputCacheFolder(
   outDir: string,
   program: string,
+  staging: StagingFolder,
   { readEarlier = true }: { readEarlier?: boolean } = {},
 ): InputCacheFolder {
-  // Never through a link planted in the bookkeeping folder (the same check as the build lock's).
-  refuseUnsafeEntries(outDir, scanStateFolder(outDir));
+  // Never through a link planted in the bookkeeping folder: the lock's check (holdOutputFolder).
   const dir = join(outDir, INPUT_CACHE_DIR);
-  removeStaleStaging(outDir);
-  const staging = openStagingFolder(outDir, "inputs");
   const used = new Set<string>();
-  /** Made by this build: true when staged on disk, else the bytes (the staging write failed). */
-  const madeEntries = new Map<string, true | Uint8Array>();
+  /** Made by this build and staged (one that could not be is only missing next time). */
+  const madeEntries = new Set<string>();
   const entries = new ReusedBuffer();
   let kept: Set<string> | undefined;
   const readEntry = (path: string) => {
@@ -105,35 +99,27 @@ export function openInputCacheFolder(
     },
     read(key) {
       used.add(key);
-      const made = madeEntries.get(key);
-      if (made instanceof Uint8Array) return made;
+      const made = madeEntries.has(key);
       const entry = checked(readEntry(made ? staging.pathOf(`${key}.v8`) : join(dir, `${key}.v8`)));
       if (entry === undefined) debug("load", () => `input cache entry ${key} is damaged: not used`);
       return entry;
     },
     write(key, serialized) {
       used.add(key);
-      if (staging.write(`${key}.v8`, withCheck(serialized))) {
-        madeEntries.set(key, true);
-      } else {
-        debug("load", () => `input cache entry ${key} kept in memory (it could not be staged)`);
-        madeEntries.set(key, serialized);
-      }
+      if (staging.write(`${key}.v8`, withCheck(serialized))) madeEntries.add(key);
+      else debug("load", () => `input cache entry ${key} not kept (it could not be staged)`);
     },
     commit() {
       const made = madeEntries.size;
       try {
         if (made > 0) mkdirSync(dir, { recursive: true });
-        for (const [key, entry] of madeEntries) {
-          const path = join(dir, `${key}.v8`);
-          if (entry === true) renameSync(staging.pathOf(`${key}.v8`), path);
-          else writeFileAtomically(path, withCheck(entry));
+        for (const key of madeEntries) {
+          renameSync(staging.pathOf(`${key}.v8`), join(dir, `${key}.v8`));
         }
       } catch (error) {
         debug("load", () => `input cache not written (${(error as Error).message})`);
       }
       madeEntries.clear();
-      staging.drop();
       let names: string[];
       try {
         names = readdirSync(dir);
@@ -154,11 +140,6 @@ export function openInputCacheFolder(
         "load",
         () => `input cache: ${used.size} entries kept (${made} new), ${removed} removed`,
       );
-    },
-    abort() {
-      madeEntries.clear();
-      // With the folders made for it: a refused first build leaves no out/ behind.
-      staging.drop(true);
     },
   };
 }

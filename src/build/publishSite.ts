@@ -5,7 +5,6 @@ import {
   constants,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readSync,
 } from "node:fs";
@@ -30,7 +29,6 @@ import {
   type BuildState,
   commitBuildState,
   journalBatch,
-  readBuildState,
   STATE_JOURNAL_PATH,
   STATE_PATH,
 } from "./buildState.js";
@@ -39,7 +37,7 @@ import { type SeenFile, seenNow } from "./fileState.js";
 import { type InputsRecord, writeInputsRecord } from "./inputsRecord.js";
 import { isSitePath } from "./ownershipManifest.js";
 import { refuseUnsafeEntries, scanOutputFolder, scanStateFolder } from "./scanOutputFolder.js";
-import { LOCK_PATH, type ShortcutNotes } from "./stateFolder.js";
+import { LOCK_PATH } from "./stateFolder.js";
 
 export interface PublishProgress {
   /** Documents rendered (and compared with the published file). */
@@ -58,22 +56,16 @@ export interface PublishSummary extends PublishProgress {
   foreign: string[];
 }
 
+/** What publishSite needs from the build that holds the lock (buildSite.ts). */
 export interface PublishOptions {
-  /** How to wait for another build's lock; "held": the caller holds it (holdOutputFolder). */
-  lock?: BuildLockOptions | "held";
+  /** The state as the build read it under the lock (buildState.ts), with its checks and digests. */
+  state: BuildState;
   /** Recorded when the build completes, so that a rebuild from the same inputs can be skipped. */
   stamp?: BuildStamp<unknown>;
   /** Called after every batch of documents, e.g. for a progress line on a terminal. */
   onProgress?: (progress: PublishProgress) => void;
   /** Owned files this build does not produce but keeps as they are (`--keep-going`'s broken services). */
   keep?: string[];
-  /** Where damaged records that only save work are said (they are ignored). */
-  notes?: ShortcutNotes;
-  /**
-   * The state as the build read it under the lock (buildState.ts), with this build's checks and
-   * digests; without it, publishSite reads it once it holds the lock.
-   */
-  state?: BuildState;
   /**
    * The build's clock (UTC ms): a changed document's version is at least its versionFloor
    * (documentVersions.ts). Without it, versions only grow by one from the state.
@@ -107,122 +99,105 @@ const HELD_BYTES = 8_000_000;
 export async function publishSite(
   outDir: string,
   documents: Iterable<PublishableDocument> | AsyncIterable<PublishableDocument>,
-  { lock, stamp, onProgress, keep = [], notes, now, state: given }: PublishOptions = {},
+  { state, stamp, onProgress, keep = [], now }: PublishOptions,
 ): Promise<PublishSummary> {
-  attempt(outDir, "write", () => mkdirSync(outDir, { recursive: true }));
-  const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
-  try {
-    const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
-    refuseUnsafeEntries(outDir, contents);
-    const state =
-      given ?? attempt(join(outDir, STATE_PATH), "read", () => readBuildState(outDir, notes));
-    const { owned } = state;
-    const versions = DocumentVersions.of(state, now === undefined ? 0 : versionFloor(now));
-    const batches: Batches = { outDir, state, versions, record: new Map() };
-    const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
-    const published = new Set<string>();
-    // Documents are compared and written in batches: once BATCH_SIZE were looked at, or
-    // HELD_BYTES of rendered ones are held, whichever comes first.
-    let batch: (SiteDocument & { inputs?: string })[] = [];
-    let seen = 0;
-    let heldBytes = 0;
-    for await (const document of documents) {
-      if (!isSitePath(document.path) || published.has(document.path)) {
-        throw new Error(`the build produced an invalid or repeated output path: ${document.path}`);
-      }
-      published.add(document.path);
-      if ("reused" in document) {
-        batches.record.set(document.path, { inputs: document.inputs, file: document.reused });
-        progress.reused++;
-        progress.unchanged++;
-      } else {
-        batch.push(document);
-        heldBytes += document.content.length;
-      }
-      if (++seen % BATCH_SIZE === 0 || heldBytes >= HELD_BYTES) {
-        publishBatch(batches, batch, progress);
-        onProgress?.(progress);
-        batch = [];
-        heldBytes = 0;
-      }
+  const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
+  refuseUnsafeEntries(outDir, contents);
+  const { owned } = state;
+  const versions = DocumentVersions.of(state, now === undefined ? 0 : versionFloor(now));
+  const batches: Batches = { outDir, state, versions, record: new Map() };
+  const progress: PublishProgress = { rendered: 0, written: 0, unchanged: 0, reused: 0 };
+  const published = new Set<string>();
+  // Documents are compared and written in batches: once BATCH_SIZE were looked at, or
+  // HELD_BYTES of rendered ones are held, whichever comes first.
+  let batch: (SiteDocument & { inputs?: string })[] = [];
+  let seen = 0;
+  let heldBytes = 0;
+  for await (const document of documents) {
+    if (!isSitePath(document.path) || published.has(document.path)) {
+      throw new Error(`the build produced an invalid or repeated output path: ${document.path}`);
     }
-    publishBatch(batches, batch, progress);
-    onProgress?.(progress);
-    notePhase("documents written");
-
-    for (const path of keep) if (owned.has(path)) published.add(path);
-    const stale = planPrune(owned, published, keep);
-    // Listed before pruning: the owned files it held that this build dropped are gone after.
-    const foreign = contents.files.filter((path) => !published.has(path) && !owned.has(path));
-    // The state is written before anything is pruned, the stale files still owned and no stamp:
-    // a build whose state cannot be written prunes nothing, and one killed while pruning still
-    // owns what is left (a file's own version is the floor of its next, so the dropped version
-    // records lose nothing). With nothing to prune, the first write is the last.
-    const { record } = batches;
-    writeInputsRecord(state, record);
-    const recordedVersions = versions.recordsOf(published);
-    const commit = (owning: Iterable<string>) =>
-      attempt(join(outDir, STATE_PATH), "write", () =>
-        commitBuildState(state, { owned: owning, versions: recordedVersions }),
-      );
-    state.stamp = undefined;
-    if (stale.length > 0) commit([...published, ...stale]);
-    const removed = removeFiles(outDir, stale);
-    removeFiles(outDir, contents.leftovers);
-    debug(
-      "publish",
-      () =>
-        `${progress.reused} documents reused (inputs and file as recorded), ` +
-        `${progress.rendered} rendered: ${progress.written} written, ` +
-        `${progress.rendered - progress.written} the same as published`,
-    );
-    if (stamp) {
-      const known = new Map([...record].map(([path, { file }]) => [path, file]));
-      recordBuildStamp(state, stamp, published, known);
+    published.add(document.path);
+    if ("reused" in document) {
+      batches.record.set(document.path, { inputs: document.inputs, file: document.reused });
+      progress.reused++;
+      progress.unchanged++;
+    } else {
+      batch.push(document);
+      heldBytes += document.content.length;
     }
-    commit(published);
-    notePhase("publish done (state written)");
-    return { ...progress, removed, foreign };
-  } finally {
-    await release();
+    if (++seen % BATCH_SIZE === 0 || heldBytes >= HELD_BYTES) {
+      publishBatch(batches, batch, progress);
+      onProgress?.(progress);
+      batch = [];
+      heldBytes = 0;
+    }
   }
+  publishBatch(batches, batch, progress);
+  onProgress?.(progress);
+  notePhase("documents written");
+
+  for (const path of keep) if (owned.has(path)) published.add(path);
+  const stale = planPrune(owned, published, keep);
+  // Listed before pruning: the owned files it held that this build dropped are gone after.
+  const foreign = contents.files.filter((path) => !published.has(path) && !owned.has(path));
+  // The state is written before anything is pruned, the stale files still owned and no stamp:
+  // a build whose state cannot be written prunes nothing, and one killed while pruning still
+  // owns what is left (a file's own version is the floor of its next, so the dropped version
+  // records lose nothing). With nothing to prune, the first write is the last.
+  const { record } = batches;
+  writeInputsRecord(state, record);
+  const recordedVersions = versions.recordsOf(published);
+  const commit = (owning: Iterable<string>) =>
+    attempt(join(outDir, STATE_PATH), "write", () =>
+      commitBuildState(state, { owned: owning, versions: recordedVersions }),
+    );
+  state.stamp = undefined;
+  if (stale.length > 0) commit([...published, ...stale]);
+  const removed = removeFiles(outDir, stale);
+  removeFiles(outDir, contents.leftovers);
+  debug(
+    "publish",
+    () =>
+      `${progress.reused} documents reused (inputs and file as recorded), ` +
+      `${progress.rendered} rendered: ${progress.written} written, ` +
+      `${progress.rendered - progress.written} the same as published`,
+  );
+  if (stamp) {
+    const known = new Map([...record].map(([path, { file }]) => [path, file]));
+    recordBuildStamp(state, stamp, published, known);
+  }
+  commit(published);
+  notePhase("publish done (state written)");
+  return { ...progress, removed, foreign };
 }
 
 /**
  * The published site, when the last build made it from the same inputs on the same local day
  * and nothing has touched its files since: then a build has nothing to do. Checked under the
- * build lock (`lock: "held"`: buildSite holds it for the whole build, and passes the state it
- * read under it).
+ * build lock, on the state buildSite read under it.
  */
-export async function findUpToDateSite<Report>(
+export function findUpToDateSite<Report>(
   outDir: string,
   sources: BuildSources,
   now: number,
-  { lock, state: given, notes }: PublishOptions = {},
-): Promise<(UpToDateSite<Report> & { foreign: string[] }) | undefined> {
-  refuseUnsafeStateFolder(outDir);
+  state: BuildState,
+): (UpToDateSite<Report> & { foreign: string[] }) | undefined {
   const rebuild = (reason: string) => debug("stamp", () => `building ${outDir}: ${reason}`);
-  const release = lock === "held" ? async () => {} : await holdOutputFolder(outDir, lock);
+  const site = readUpToDateSite<Report>(state, sources, now, rebuild);
+  if (!site) return undefined;
+  debug(
+    "stamp",
+    () => `${outDir} is up to date: ${site.files.length} files as the last build left them`,
+  );
   try {
-    const state =
-      given ?? attempt(join(outDir, STATE_PATH), "read", () => readBuildState(outDir, notes));
-    const site = readUpToDateSite<Report>(state, sources, now, rebuild);
-    if (!site) return undefined;
-    debug(
-      "stamp",
-      () => `${outDir} is up to date: ${site.files.length} files as the last build left them`,
-    );
-    try {
-      site.refresh?.();
-    } catch (error) {
-      debug("stamp", () => `${STATE_PATH} not refreshed (${(error as Error).message})`);
-    }
-    const published = new Set(site.files);
-    const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
-    return { ...site, foreign: contents.files.filter((path) => !published.has(path)) };
-  } finally {
-    await release();
+    site.refresh?.();
+  } catch (error) {
+    debug("stamp", () => `${STATE_PATH} not refreshed (${(error as Error).message})`);
   }
+  const published = new Set(site.files);
+  const contents = attempt(outDir, "read", () => scanOutputFolder(outDir));
+  return { ...site, foreign: contents.files.filter((path) => !published.has(path)) };
 }
 
 /**

@@ -1,92 +1,78 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Provider } from "../load/model/broadcaster.js";
+import { debug } from "../debug/debugLog.js";
+import type { Service } from "../load/model/broadcaster.js";
 import { sameDocument } from "../publish/sameDocument.js";
 import { ProgrammeFragments } from "../render/renderProgrammeInformation.js";
 import { renderServiceDay } from "../render/renderSite.js";
 import { expandSchedule } from "../schedule/expandSchedule.js";
 import { spanDependence } from "../schedule/rollCheck.js";
-import type { CheckedService } from "../schedule/scheduleBroadcaster.js";
-import type { LayoutSpan } from "../schedule/serviceCheck.js";
+import type { ScheduledBroadcaster } from "../schedule/scheduleBroadcaster.js";
+import type { LayoutSpan, ServiceCheck } from "../schedule/serviceCheck.js";
 import { addDays, daysBetween, type PlainDate } from "../time/plainDate.js";
 
+/** The reused PI document of a service that the reuse check renders again tonight. */
+export type ReuseSample = { path: string; date: PlainDate };
+
 /**
- * The build checks its own reuse. A reused document is trusted to be what this program would
- * write because its recorded inputs (the program's fingerprint, the data files' digests, the
- * day) are the same; if that record ever misses an input (as when the fingerprint read the
- * wrong folder, issue 33), nothing else would notice. So each build renders again one reused PI
- * document of every service, and compares it with the published file (creationTime and version
- * aside: sameDocument). Which one rotates: the service's published day at index
- * (days since 1970 + a hash of its id) mod the window's 15 days, or the next reused one. A
- * document of day D sits at index D − today + 7, which falls by one each night while the turn
- * grows by one, so within the 15 nights it is published, every document is checked once.
- *
- * A service laid out in full this build is rendered from those programmes; one checked day by day
- * or as recorded is laid out over the document's day and the day either side only, as a day-by-day
- * check lays out its new day (schedule/rollCheck.ts), with the episode lists that hold them.
- * A document found otherwise than published is a warning (the build's notes) naming it; the
- * engine (buildSite.ts) then renders everything, as --force does, so that night's output is
- * right. SPI_STATIC_DEBUG=plan names the sample.
+ * The build checks its own reuse: a reused document is trusted because its recorded inputs are
+ * the same, and if that record ever misses an input (as when the fingerprint read the wrong
+ * folder, issue 33), nothing else would notice. So each build renders one reused PI document of
+ * every service again (sampleDate), laid out over its day and the day either side with the
+ * episode lists that hold them (as a day-by-day check lays out its new day), and compares it
+ * with the published file (sameDocument). Returns those found otherwise; the engine then renders
+ * everything, as --force does. docs/maintainers/engine.md.
  */
-export class ReuseCheck {
-  /** The documents found otherwise than published: each path, and what it was reused on. */
-  readonly mismatches: string[] = [];
-  checked = 0;
-  /** The time its layouts, renders and comparisons took, for SPI_STATIC_DEBUG=plan. */
-  milliseconds = 0;
-
-  constructor(
-    private readonly outDir: string,
-    private readonly createdAt: number,
-  ) {}
-
-  /** Renders the sampled document of a service just checked, and compares it. */
-  checkFrom(
-    provider: Provider,
-    checked: CheckedService,
-    sample: { path: string; date: PlainDate; why: string } | undefined,
-  ): void {
-    if (sample === undefined) return;
-    const started = performance.now();
-    try {
-      this.compare(provider, checked, sample);
-    } finally {
-      this.milliseconds += performance.now() - started;
-    }
-  }
-
-  private compare(
-    provider: Provider,
-    { service, check, programmes, documentDates }: CheckedService,
-    sample: { path: string; date: PlainDate; why: string },
-  ): void {
-    const { path, date } = sample;
-    const laidOut = documentDates.includes(date)
-      ? programmes
-      : layOutAround(provider.cridAuthority, { service, check }, date);
-    if (laidOut === undefined) return;
+export function checkReuse(
+  outDir: string,
+  createdAt: number,
+  { broadcaster, services }: ScheduledBroadcaster,
+  checks: ReadonlyMap<Service, ServiceCheck>,
+  sampleOf: (id: string) => ReuseSample | undefined,
+): string[] {
+  const { provider } = broadcaster;
+  const started = performance.now();
+  const mismatches: string[] = [];
+  let checked = 0;
+  for (const { service } of services) {
+    const sample = sampleOf(service.id);
+    const check = checks.get(service);
+    const programmes =
+      sample && check && layOutAround(provider.cridAuthority, service, check, sample.date);
+    if (!sample || !programmes) continue;
     const fragments = new ProgrammeFragments();
+    const { path, date } = sample;
     const rendered = renderServiceDay({
       provider,
       service,
-      programmes: laidOut,
+      programmes,
       date,
-      createdAt: this.createdAt,
+      createdAt,
       fragments,
     });
     fragments.release();
-    this.checked++;
-    let published: Buffer | undefined;
-    try {
-      published = readFileSync(join(this.outDir, path));
-    } catch {
-      // Gone since it was planned: it is not reused after all (the publish stage writes it).
-      return;
+    checked++;
+    const published = readPublished(join(outDir, path));
+    if (published && !sameDocument(path, published, rendered)) {
+      mismatches.push(`${path} (reused: its inputs and file as the last build recorded them)`);
     }
-    if (!sameDocument(path, published, rendered)) {
-      this.mismatches.push(`${path} (reused: ${sample.why})`);
-    }
+  }
+  debug(
+    "plan",
+    () =>
+      `reuse check: ${checked} reused PI documents rendered again, ` +
+      `${mismatches.length} otherwise than published (${Math.round(performance.now() - started)} ms)`,
+  );
+  return mismatches;
+}
+
+/** Gone since it was planned: it is not reused after all (the publish stage writes it). */
+function readPublished(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
   }
 }
 
@@ -97,7 +83,8 @@ export class ReuseCheck {
  */
 function layOutAround(
   cridAuthority: string,
-  { service, check }: Pick<CheckedService, "service" | "check">,
+  service: Service,
+  check: ServiceCheck,
   date: PlainDate,
 ) {
   const window: LayoutSpan = { from: addDays(date, -1), to: addDays(date, 1) };
@@ -113,7 +100,9 @@ function layOutAround(
 
 /**
  * The date of a service's reused PI document to check tonight: the one at its turn in `dates`
- * (the published days, in order), or the next reused one after it.
+ * (the published days, in order), or the next reused one after it. A document of day D sits
+ * at index D − today + 7, which falls by one each night while the turn grows by one, so within
+ * the 15 nights it is published, every document is checked once.
  */
 export function sampleDate(
   serviceId: string,

@@ -6,16 +6,11 @@ import { isProcessAlive } from "./buildLock.js";
 import { STATE_DIR } from "./stateFolder.js";
 
 /**
- * What a build stages, each in a folder of its own: the input cache entries it makes (moved into
- * inputs/ only when it publishes) and the documents it renders ahead (read back when published).
- */
-export type StagedKind = "inputs" | "ahead";
-
-/**
  * A folder of one build's own under out/_spi-static/, for what it makes before it publishes, so
- * it holds no more in memory than the file it is writing. Made at the first write; the build
- * drops it when it is done, and a build killed before that leaves it to the next
- * (removeStaleStaging).
+ * it holds no more in memory than the file it is writing: the input cache entries it makes
+ * (`<key>.v8`, moved into inputs/ only when it publishes) and the documents it renders ahead
+ * (`ahead-<n>.xml`, read back when published). Made at the first write; the build drops it when
+ * it is done, and a build killed before that leaves it to the next (removeStaleStaging).
  */
 export interface StagingFolder {
   /** Where a file of this name is (or would be) staged. */
@@ -31,14 +26,12 @@ export interface StagingFolder {
 
 /** A staging folder of another machine this old was left by a build that died. */
 const STALE_STAGING_MS = 86_400_000;
-const STAGING_NAME = /^(?:inputs|ahead)-staging-(.+)-(\d+)-[0-9a-f]{12}$/;
+/** Also the two kinds of staging folder builds before issue 33 made. */
+const STAGING_NAME = /^(?:inputs-|ahead-)?staging-(.+)-(\d+)-[0-9a-f]{12}$/;
 
-export function openStagingFolder(outDir: string, kind: StagedKind): StagingFolder {
-  const dir = join(
-    outDir,
-    STATE_DIR,
-    `${kind}-staging-${hostname()}-${process.pid}-${randomBytes(6).toString("hex")}`,
-  );
+export function openStagingFolder(outDir: string): StagingFolder {
+  const name = `staging-${hostname()}-${process.pid}-${randomBytes(6).toString("hex")}`;
+  const dir = join(outDir, STATE_DIR, name);
   let made = false;
   /** The first folder the staging folder's creation made. */
   let firstMade: string | undefined;

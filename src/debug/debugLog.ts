@@ -14,6 +14,7 @@ export const DEBUG_TOPICS = [
   "publish",
   "memory",
   "logos",
+  "timing",
 ] as const;
 export type DebugTopic = (typeof DEBUG_TOPICS)[number];
 

@@ -4,11 +4,15 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   describeDependencies,
-  fingerprintBuild,
+  type FingerprintInputs,
+  fingerprintOf,
   fingerprintProgram,
+  readBuildSources,
 } from "../../src/build/buildFingerprint.js";
 
 const MINIMAL = "test/fixtures/minimal";
+/** What the up-to-date check compares: a SHA-256 over the build's sources. */
+const fingerprintBuild = (inputs: FingerprintInputs) => fingerprintOf(readBuildSources(inputs));
 
 let dataDir: string;
 beforeEach(async () => {
@@ -16,7 +20,7 @@ beforeEach(async () => {
   await cp(MINIMAL, dataDir, { recursive: true });
 });
 
-describe("fingerprintBuild", () => {
+describe("a build's fingerprint", () => {
   it("is the same for the same data and keys", () => {
     const first = fingerprintBuild({ dataDir, keyDigests: ["d1", "d2"] });
     expect(first).toMatch(/^[0-9a-f]{64}$/);

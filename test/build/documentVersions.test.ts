@@ -5,10 +5,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/build/buildSite.js";
 import { STATE_JOURNAL_PATH, STATE_PATH } from "../../src/build/buildState.js";
 import { decideVersion, VERSION_EPOCH, versionFloor } from "../../src/build/documentVersions.js";
-import { publishSite } from "../../src/build/publishSite.js";
 import { STATE_DIR } from "../../src/build/stateFolder.js";
 import { partSum } from "../../src/build/stateParts.js";
 import type { SiteDocument } from "../../src/site/siteContract.js";
+import { publishUnderLock } from "./publishUnderLock.js";
 
 const SI = "radiodns/spi/3.1/SI.xml";
 const NEWS = "radiodns/spi/3.1/id/rdns.example/news/20261123_PI.xml";
@@ -49,14 +49,14 @@ const night = (day: number) => `2026-11-${day}T04:00:00Z`;
 
 describe("document versions", () => {
   it("start at 1, rise by one when a document's content changes and stay when it does not", async () => {
-    await publishSite(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
     expect([await versionOf(NEWS), await versionOf(POP), await versionOf(SI)]).toEqual([
       "1",
       "1",
       "1",
     ]);
 
-    const second = await publishSite(outDir, [
+    const second = await publishUnderLock(outDir, [
       pi(NEWS, "Evening", night(24)),
       pi(POP, "Hits", night(24)),
       si("news pop", night(24)),
@@ -72,16 +72,20 @@ describe("document versions", () => {
     );
 
     // Back to the first content: a new version, never the old number again.
-    await publishSite(outDir, [pi(NEWS, "Morning", night(25)), pi(POP, "Hits"), si("news pop")]);
+    await publishUnderLock(outDir, [
+      pi(NEWS, "Morning", night(25)),
+      pi(POP, "Hits"),
+      si("news pop"),
+    ]);
     expect(await versionOf(NEWS)).toBe("3");
   });
 
   it("writes nothing when nothing but the creationTime changed", async () => {
-    await publishSite(outDir, [pi(NEWS, "Evening"), si("news")]);
-    await publishSite(outDir, [pi(NEWS, "Morning", night(24)), si("news", night(24))]);
+    await publishUnderLock(outDir, [pi(NEWS, "Evening"), si("news")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning", night(24)), si("news", night(24))]);
     const before = await readFile(join(outDir, NEWS));
     const mtime = (await stat(join(outDir, NEWS))).mtimeMs;
-    const summary = await publishSite(outDir, [
+    const summary = await publishUnderLock(outDir, [
       pi(NEWS, "Morning", night(25)),
       si("news", night(25)),
     ]);
@@ -91,8 +95,8 @@ describe("document versions", () => {
   });
 
   it("records each document's version and content digest, and only the files the build owns", async () => {
-    await publishSite(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
-    await publishSite(outDir, [pi(NEWS, "Evening"), si("news")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Evening"), si("news")]);
     const recorded = JSON.parse(await readFile(join(outDir, STATE_PATH), "utf8"));
     expect(Object.keys(recorded.versions)).toEqual([SI, NEWS]);
     expect(recorded.versions[NEWS]).toEqual({
@@ -103,31 +107,31 @@ describe("document versions", () => {
   });
 
   it("never lowers a version when the state folder is lost: the published file's version is a floor", async () => {
-    await publishSite(outDir, [pi(NEWS, "Morning"), si("news")]);
-    await publishSite(outDir, [pi(NEWS, "Evening"), si("news")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), si("news")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Evening"), si("news")]);
     await rm(join(outDir, STATE_DIR), { recursive: true });
-    await publishSite(outDir, [pi(NEWS, "Night"), si("news")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Night"), si("news")]);
     expect(await versionOf(NEWS)).toBe("3");
     expect(await versionOf(SI)).toBe("1");
   });
 
   it("gives a recreated file a version above its recorded one, whatever its content", async () => {
-    await publishSite(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
-    await publishSite(outDir, [pi(NEWS, "Evening"), pi(POP, "Hits 2"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Evening"), pi(POP, "Hits 2"), si("news pop")]);
     await rm(join(outDir, NEWS));
     await rm(join(outDir, POP));
-    await publishSite(outDir, [pi(NEWS, "Evening"), pi(POP, "Hits 3"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Evening"), pi(POP, "Hits 3"), si("news pop")]);
     expect(await versionOf(NEWS)).toBe("3");
     expect(await versionOf(POP)).toBe("3");
   });
 
   it("after a build that stopped half-way, never gives a published version's number to other content", async () => {
-    await publishSite(outDir, [pi(NEWS, "Morning"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), si("news pop")]);
     // The next build publishes news version 2, then cannot write pop: it stops with an error
     // before it records its versions.
     await writeFile(join(outDir, "radiodns/spi/3.1/id/rdns.example/pop"), "in the way\n");
     await expect(
-      publishSite(outDir, [pi(NEWS, "Evening"), pi(POP, "Hits"), si("news pop")]),
+      publishUnderLock(outDir, [pi(NEWS, "Evening"), pi(POP, "Hits"), si("news pop")]),
     ).rejects.toThrow(/cannot write/);
     expect(await versionOf(NEWS)).toBe("2");
     expect(await readFile(join(outDir, STATE_JOURNAL_PATH), "utf8")).toContain(
@@ -138,7 +142,7 @@ describe("document versions", () => {
     // the version-1 content again. Only the journal knows version 2 was published.
     await rm(join(outDir, "radiodns/spi/3.1/id/rdns.example/pop"));
     await rm(join(outDir, NEWS));
-    await publishSite(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
     expect(await versionOf(NEWS)).toBe("3");
     // Version 1 of pop was journaled, so the build cannot know that it never reached a reader.
     expect(await versionOf(POP)).toBe("2");
@@ -146,11 +150,11 @@ describe("document versions", () => {
   });
 
   it("keeps the records of files a --keep-going build keeps without rendering them", async () => {
-    await publishSite(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
-    await publishSite(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits 2"), si("news pop")]);
-    await publishSite(outDir, [pi(NEWS, "Morning"), si("news pop")], { keep: [POP] });
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits 2"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), si("news pop")], { keep: [POP] });
     await rm(join(outDir, POP));
-    await publishSite(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits 3"), si("news pop")]);
+    await publishUnderLock(outDir, [pi(NEWS, "Morning"), pi(POP, "Hits 3"), si("news pop")]);
     expect(await versionOf(POP)).toBe("3");
   });
 
@@ -159,8 +163,8 @@ describe("document versions", () => {
       path: "_worker.js",
       content: Buffer.from('const a = " creationTime=\\"x\\"";\n'),
     };
-    await publishSite(outDir, [worker, si("news")]);
-    await publishSite(outDir, [worker, si("news")]);
+    await publishUnderLock(outDir, [worker, si("news")]);
+    await publishUnderLock(outDir, [worker, si("news")]);
     expect(await readFile(join(outDir, "_worker.js"))).toEqual(worker.content);
     const recorded = JSON.parse(await readFile(join(outDir, STATE_PATH), "utf8"));
     expect(Object.keys(recorded.versions)).toEqual([SI]);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { buildSite } from "../../src/build/buildSite.js";
 import { INPUT_CACHE_DIR, openInputCacheFolder } from "../../src/build/inputCacheFolder.js";
+import { openStagingFolder } from "../../src/build/stagingFolder.js";
 import { readTree } from "../outputFolder.js";
 
 const root = await mkdtemp(join(tmpdir(), "spi-static-input-cache-"));
@@ -73,25 +74,29 @@ describe("the input cache in out/", () => {
     const { outDir } = await fresh();
     await mkdir(join(outDir, INPUT_CACHE_DIR), { recursive: true });
     const before = await readTree(outDir);
-    const refused = openInputCacheFolder(outDir, "program");
+    const refusedStaging = openStagingFolder(outDir);
+    const refused = openInputCacheFolder(outDir, "program", refusedStaging);
     const key = refused.keyOf("a file's digest");
     refused.write(key, Uint8Array.from([1, 2, 3]));
     expect(refused.has(key)).toBe(true);
     expect(Array.from(refused.read(key) ?? [])).toEqual([1, 2, 3]);
-    refused.abort();
+    refusedStaging.drop();
     expect(await readTree(outDir)).toEqual(before);
 
-    const published = openInputCacheFolder(outDir, "program");
+    const staging = openStagingFolder(outDir);
+    const published = openInputCacheFolder(outDir, "program", staging);
     expect(published.has(key)).toBe(false);
     published.write(key, Uint8Array.from([4, 5]));
     published.commit();
+    staging.drop();
     expect(await readdir(join(outDir, "_spi-static"))).toEqual(["inputs"]);
     expect(await readdir(join(outDir, INPUT_CACHE_DIR))).toEqual([`${key}.v8`]);
-    expect(Array.from(openInputCacheFolder(outDir, "program").read(key) ?? [])).toEqual([4, 5]);
+    const again = openInputCacheFolder(outDir, "program", openStagingFolder(outDir));
+    expect(Array.from(again.read(key) ?? [])).toEqual([4, 5]);
   });
 
-  it("removes what a build killed on this machine left staged", async () => {
-    const { outDir } = await fresh();
+  it("is not left staged by a build killed on this machine: the next build removes it", async () => {
+    const { dataDir, outDir } = await fresh();
     // No process has this pid (the kernel's limit is lower).
     const staged = join(
       outDir,
@@ -100,8 +105,8 @@ describe("the input cache in out/", () => {
     );
     await mkdir(staged, { recursive: true });
     await writeFile(join(staged, `${"0".repeat(64)}.v8`), "half");
-    openInputCacheFolder(outDir, "program");
-    expect(await readdir(join(outDir, "_spi-static"))).toEqual([]);
+    await buildSite({ dataDir, outDir, now: NOW });
+    expect(await readdir(join(outDir, "_spi-static"))).not.toContain(staged.split("/").at(-1));
   });
 
   it("never fails a build: an entry it cannot write is only missing next time", async () => {
@@ -109,12 +114,13 @@ describe("the input cache in out/", () => {
     await mkdir(join(outDir, "_spi-static"), { recursive: true });
     // A file where the cache's folder should be: every write fails.
     await writeFile(join(outDir, INPUT_CACHE_DIR), "not a folder");
-    const cache = openInputCacheFolder(outDir, "program");
+    const cache = openInputCacheFolder(outDir, "program", openStagingFolder(outDir));
     const key = cache.keyOf("a file's digest");
     cache.write(key, Uint8Array.from([1, 2, 3]));
     expect(() => cache.commit()).not.toThrow();
     expect(cache.read(key)).toBeUndefined();
     expect(cache.keyOf("another file's digest")).not.toBe(key);
-    expect(openInputCacheFolder(outDir, "another program").keyOf("a file's digest")).not.toBe(key);
+    const another = openInputCacheFolder(outDir, "another program", openStagingFolder(outDir));
+    expect(another.keyOf("a file's digest")).not.toBe(key);
   });
 });

@@ -7,6 +7,7 @@ import { snapshotTree } from "../outputFolder.js";
 import { CLI, EXAMPLE, NEXT_NIGHT, NOW, SERVICE_DIR } from "./exampleBuild.js";
 
 const PUBLISH = new URL("../../dist/build/publishSite.js", import.meta.url).href;
+const STATE = new URL("../../dist/build/buildState.js", import.meta.url).href;
 
 interface CliRun {
   code: number | string;
@@ -107,18 +108,21 @@ describe("a build never writes or deletes through a link in out/, nor into a spe
     const script = `
       import { execFileSync } from "node:child_process";
       import { mkdirSync } from "node:fs";
-      import { publishSite } from ${JSON.stringify(PUBLISH)};
+      import { holdOutputFolder, publishSite } from ${JSON.stringify(PUBLISH)};
+      import { readBuildState } from ${JSON.stringify(STATE)};
       const outDir = process.argv[1];
+      const release = await holdOutputFolder(outDir);
       async function* documents() {
         yield { path: "a/early.xml", content: Buffer.from("<a/>\\n") };
         mkdirSync(outDir + "/b");
         execFileSync("mkfifo", [outDir + "/b/late.xml"]);
         yield { path: "b/late.xml", content: Buffer.from("<b/>\\n") };
       }
-      await publishSite(outDir, documents()).then(
+      await publishSite(outDir, documents(), { state: readBuildState(outDir) }).then(
         () => console.log("published"),
         (error) => console.log(error.name + ": " + error.message),
-      );`;
+      );
+      await release();`;
     const output = await new Promise<string>((done) => {
       execFile(
         process.execPath,

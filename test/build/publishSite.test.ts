@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { acquireBuildLock, BuildLockBusyError } from "../../src/build/buildLock.js";
 import { STATE_JOURNAL_PATH, STATE_PATH } from "../../src/build/buildState.js";
-import { publishSite } from "../../src/build/publishSite.js";
 import { LOCK_PATH } from "../../src/build/stateFolder.js";
 import { PublishError } from "../../src/publish/publishError.js";
 import type { SiteDocument } from "../../src/site/siteContract.js";
+import { publishUnderLock } from "./publishUnderLock.js";
 
 const SI = "radiodns/spi/3.1/SI.xml";
 const piPath = (service: string, day: string) =>
@@ -63,7 +63,7 @@ beforeEach(async () => {
 
 describe("publishSite", () => {
   it("writes every document, records them in the manifest and leaves no lock or journal", async () => {
-    const summary = await publishSite(outDir, [
+    const summary = await publishUnderLock(outDir, [
       pi("news", "20261123"),
       pi("pop", "20261123"),
       si(),
@@ -91,12 +91,12 @@ describe("publishSite", () => {
   });
 
   it("keeps the bytes and mtime of documents that differ only in creationTime", async () => {
-    await publishSite(outDir, [pi("news", "20261123"), si()]);
+    await publishUnderLock(outDir, [pi("news", "20261123"), si()]);
     const old = new Date("2026-01-01T00:00:00Z");
     await utimes(join(outDir, SI), old, old);
     await utimes(join(outDir, piPath("news", "20261123")), old, old);
 
-    const summary = await publishSite(outDir, [
+    const summary = await publishUnderLock(outDir, [
       pi("news", "20261123", "2026-11-24T04:00:00Z", "Changed"),
       si("2026-11-24T04:00:00Z"),
     ]);
@@ -108,13 +108,13 @@ describe("publishSite", () => {
   });
 
   it("removes its own files that the build no longer produces, with folders they leave empty", async () => {
-    await publishSite(outDir, [
+    await publishUnderLock(outDir, [
       pi("news", "20261122"),
       pi("news", "20261123"),
       pi("gone", "20261123"),
       si(),
     ]);
-    const summary = await publishSite(outDir, [
+    const summary = await publishUnderLock(outDir, [
       pi("news", "20261123"),
       pi("news", "20261124"),
       si(),
@@ -132,11 +132,11 @@ describe("publishSite", () => {
   });
 
   it("leaves foreign files alone, reports them, and keeps the folder that holds one", async () => {
-    await publishSite(outDir, [pi("gone", "20261123"), si()]);
+    await publishUnderLock(outDir, [pi("gone", "20261123"), si()]);
     await writeFile(join(outDir, "radiodns/spi/3.1/id/rdns.example/gone/notes.txt"), "mine\n");
     await writeFile(join(outDir, "index.html"), "<h1>hello</h1>\n");
 
-    const summary = await publishSite(outDir, [si()]);
+    const summary = await publishUnderLock(outDir, [si()]);
     expect(summary).toMatchObject({ removed: 1 });
     expect(summary.foreign).toEqual([
       "index.html",
@@ -147,19 +147,19 @@ describe("publishSite", () => {
   });
 
   it("leaves `wrangler dev`'s state in out/.wrangler alone, and does not call it foreign", async () => {
-    await publishSite(outDir, [si()]);
+    await publishUnderLock(outDir, [si()]);
     // `wrangler dev --config out/wrangler.jsonc` (the layout before the config moved to the
     // project root) keeps its state next to its config.
     await mkdir(join(outDir, ".wrangler/state/v3"), { recursive: true });
     await writeFile(join(outDir, ".wrangler/state/v3/cache.sqlite"), "state\n");
 
-    const summary = await publishSite(outDir, [si("2026-11-24T04:00:00Z")]);
+    const summary = await publishUnderLock(outDir, [si("2026-11-24T04:00:00Z")]);
     expect(summary.foreign).toEqual([]);
     expect(await readFile(join(outDir, ".wrangler/state/v3/cache.sqlite"), "utf8")).toBe("state\n");
   });
 
   it("prunes files a killed build had journaled, and removes its temporary files", async () => {
-    await publishSite(outDir, [si()]);
+    await publishUnderLock(outDir, [si()]);
     // What a build killed mid-way leaves: a journaled new file, and a half-written temporary one.
     await mkdir(join(outDir, "radiodns/spi/3.1/id/rdns.example/news"), { recursive: true });
     await writeFile(join(outDir, piPath("news", "20261101")), pi("news", "20261101").content);
@@ -168,7 +168,7 @@ describe("publishSite", () => {
       "radiodns/spi/3.1/id/rdns.example/news/.20261102_PI.xml.0123456789ab.spi-static.tmp";
     await writeFile(join(outDir, leftover), "<epg><sche");
 
-    const summary = await publishSite(outDir, [si(), pi("news", "20261123")]);
+    const summary = await publishUnderLock(outDir, [si(), pi("news", "20261123")]);
     expect(summary).toMatchObject({ written: 1, unchanged: 1, removed: 1, foreign: [] });
     expect(await listFiles(outDir)).toEqual([STATE_PATH, SI, piPath("news", "20261123")]);
   });
@@ -180,7 +180,7 @@ describe("publishSite", () => {
       "a/../../escape.xml",
       "_spi-static/state.json",
     ]) {
-      await expect(publishSite(outDir, [{ path, content: Buffer.from("x") }])).rejects.toThrow(
+      await expect(publishUnderLock(outDir, [{ path, content: Buffer.from("x") }])).rejects.toThrow(
         /invalid or repeated output path/,
       );
     }
@@ -195,15 +195,15 @@ describe("publishSite", () => {
       join(outDir, STATE_PATH),
       JSON.stringify({ formatVersion: 1, owned: [`../${victim.split("/").at(-1)}`], versions: {} }),
     );
-    await publishSite(outDir, [si()]);
+    await publishUnderLock(outDir, [si()]);
     expect(await readFile(victim, "utf8")).toBe("keep me\n");
   });
 
   it("guesses no ownership from a state that is not JSON: it goes on and deletes nothing it no longer writes", async () => {
-    await publishSite(outDir, [pi("news", "20261123"), si()]);
+    await publishUnderLock(outDir, [pi("news", "20261123"), si()]);
     await writeFile(join(outDir, STATE_PATH), "{ hand-edited");
     const notes: string[] = [];
-    const summary = await publishSite(outDir, [si()], { notes });
+    const summary = await publishUnderLock(outDir, [si()], { notes });
     expect(notes).toEqual([
       expect.stringContaining(`${join(outDir, STATE_PATH)} is not a JSON object`),
     ]);
@@ -212,10 +212,10 @@ describe("publishSite", () => {
   });
 
   it("fails with the path and the cause when a file stands where a folder must go, keeping what was published", async () => {
-    await publishSite(outDir, [pi("news", "20261123"), si()]);
+    await publishUnderLock(outDir, [pi("news", "20261123"), si()]);
     await writeFile(join(outDir, "radiodns/spi/3.1/id/rdns.example/pop"), "in the way\n");
 
-    const error = await publishSite(outDir, [
+    const error = await publishUnderLock(outDir, [
       pi("news", "20261123", undefined, "New"),
       pi("pop", "20261123"),
       si(),
@@ -233,17 +233,17 @@ describe("publishSite", () => {
 describe("the build lock", () => {
   it("makes a second build give up at once, naming the holder", async () => {
     const release = await acquireBuildLock(join(outDir, LOCK_PATH));
-    const error = await publishSite(outDir, [si()]).catch((e: unknown) => e);
+    const error = await publishUnderLock(outDir, [si()]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BuildLockBusyError);
     expect((error as Error).message).toContain(`pid ${process.pid}`);
     await expect(stat(join(outDir, SI))).rejects.toThrow(/ENOENT/);
     await release();
-    await publishSite(outDir, [si()]);
+    await publishUnderLock(outDir, [si()]);
   });
 
   it("lets a second build wait for the first", async () => {
     const release = await acquireBuildLock(join(outDir, LOCK_PATH));
-    const waiting = publishSite(outDir, [si()], { lock: { waitMs: 30_000, pollMs: 20 } });
+    const waiting = publishUnderLock(outDir, [si()], { lock: { waitMs: 30_000, pollMs: 20 } });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await expect(stat(join(outDir, SI))).rejects.toThrow(/ENOENT/);
     await release();
@@ -262,7 +262,7 @@ describe("the build lock", () => {
       token: "dead",
     };
     await writeFile(join(outDir, LOCK_PATH), JSON.stringify(stale));
-    await expect(publishSite(outDir, [si()])).resolves.toMatchObject({ written: 1 });
+    await expect(publishUnderLock(outDir, [si()])).resolves.toMatchObject({ written: 1 });
   });
 
   it("takes over a lock older than the stale age, even when its pid looks alive", async () => {
@@ -274,7 +274,7 @@ describe("the build lock", () => {
       token: "old",
     };
     await writeFile(join(outDir, LOCK_PATH), JSON.stringify(old));
-    await expect(publishSite(outDir, [si()])).resolves.toMatchObject({ written: 1 });
+    await expect(publishUnderLock(outDir, [si()])).resolves.toMatchObject({ written: 1 });
   });
 
   it("does not take over a live lock of another host before the stale age", async () => {
@@ -286,7 +286,7 @@ describe("the build lock", () => {
       token: "remote",
     };
     await writeFile(join(outDir, LOCK_PATH), JSON.stringify(remote));
-    await expect(publishSite(outDir, [si()])).rejects.toThrow(/pid 1 on elsewhere/);
+    await expect(publishUnderLock(outDir, [si()])).rejects.toThrow(/pid 1 on elsewhere/);
   });
 
   it("removes what builds killed while taking the lock or writing the state left behind", async () => {
@@ -300,7 +300,7 @@ describe("the build lock", () => {
     ];
     await mkdir(join(outDir, "_spi-static"), { recursive: true });
     for (const name of left) await writeFile(join(outDir, "_spi-static", name), "{}");
-    await publishSite(outDir, [si()]);
+    await publishUnderLock(outDir, [si()]);
     expect(await readdir(join(outDir, "_spi-static"))).toEqual(["state.json"]);
   });
 

@@ -6,19 +6,23 @@ import { buildSite } from "../../src/build/buildSite.js";
 import { readPublishedFiles, withoutStamps } from "../outputFolder.js";
 
 /**
- * Rendering ahead is only a shortcut: a document it could not keep on disk, or whose file went
+ * Rendering ahead is only a shortcut: a document it could not stage on disk, or whose file went
  * away before the publish stage took it, is rendered when asked, with the same bytes.
  */
 const failing = vi.hoisted(() => ({ put: false, take: false }));
-vi.mock("../../src/build/aheadFolder.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/build/aheadFolder.js")>();
+vi.mock("../../src/build/stagingFolder.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/build/stagingFolder.js")>();
+  const ahead = (name: string) => name.startsWith("ahead-");
   return {
-    openAheadFolder(outDir: string) {
-      const folder = real.openAheadFolder(outDir);
+    ...real,
+    openStagingFolder(outDir: string) {
+      const folder = real.openStagingFolder(outDir);
       return {
-        put: (name: string, bytes: Buffer) => !failing.put && folder.put(name, bytes),
-        take: (name: string) => (failing.take ? undefined : folder.take(name)),
-        drop: (andParents?: boolean) => folder.drop(andParents),
+        ...folder,
+        write: (name: string, bytes: Uint8Array) =>
+          !(failing.put && ahead(name)) && folder.write(name, bytes),
+        pathOf: (name: string) =>
+          failing.take && ahead(name) ? `${folder.pathOf(name)}.gone` : folder.pathOf(name),
       };
     },
   };
