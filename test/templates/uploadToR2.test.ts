@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -234,9 +234,11 @@ describe("templates/upload-to-r2.sh, wrangler branch, on wrangler's local bucket
     const { broadcaster } = await loadBroadcaster(dataDir);
     if (!broadcaster) throw new Error(`${dataDir} does not load`);
     const worker = createEdgeWorker(edgeSiteOf(broadcaster, VALID_KEYS.map(digestOfKey)));
-    const configure = ({ now, apiKeySha256 }: Setup) =>
-      writeFile(
-        join(project, "wrangler.jsonc"),
+    // Written whole and renamed into place: wrangler dev would read a file half written.
+    const configure = async ({ now, apiKeySha256 }: Setup) => {
+      const config = join(project, "wrangler.jsonc");
+      await writeFile(
+        `${config}.tmp`,
         JSON.stringify({
           name: "spi-upload-test",
           main: "out/_worker.js",
@@ -247,6 +249,8 @@ describe("templates/upload-to-r2.sh, wrangler branch, on wrangler's local bucket
           vars: { SPI_FIXED_NOW: now, ...(apiKeySha256 && { API_KEY_SHA256: apiKeySha256 }) },
         }),
       );
+      await rename(`${config}.tmp`, config);
+    };
     const direct = new Map<MatrixRow, Observed>();
     const viaWrangler = new Map<MatrixRow, Observed>();
     await configure(setupOf("build"));
