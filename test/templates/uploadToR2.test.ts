@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -234,12 +234,11 @@ describe("templates/upload-to-r2.sh, wrangler branch, on wrangler's local bucket
     const { broadcaster } = await loadBroadcaster(dataDir);
     if (!broadcaster) throw new Error(`${dataDir} does not load`);
     const worker = createEdgeWorker(edgeSiteOf(broadcaster, VALID_KEYS.map(digestOfKey)));
-    // Written whole and renamed into place: wrangler dev would read a file half written.
-    const configure = async ({ now, apiKeySha256 }: Setup) => {
-      const config = join(project, "wrangler.jsonc");
-      await writeFile(
-        `${config}.tmp`,
-        JSON.stringify({
+    const configure = ({ now, apiKeySha256 }: Setup, attempt = 0) =>
+      writeFile(
+        join(project, "wrangler.jsonc"),
+        // Another attempt differs by trailing newlines: a change wrangler dev sees again.
+        `${JSON.stringify({
           name: "spi-upload-test",
           main: "out/_worker.js",
           compatibility_date: COMPATIBILITY_DATE,
@@ -247,10 +246,8 @@ describe("templates/upload-to-r2.sh, wrangler branch, on wrangler's local bucket
           // docs/deploy.md, "Past the assets limit": the binding in place of "assets".
           r2_buckets: [{ binding: "DOCUMENTS", bucket_name: BUCKET }],
           vars: { SPI_FIXED_NOW: now, ...(apiKeySha256 && { API_KEY_SHA256: apiKeySha256 }) },
-        }),
+        })}${"\n".repeat(attempt + 1)}`,
       );
-      await rename(`${config}.tmp`, config);
-    };
     const direct = new Map<MatrixRow, Observed>();
     const viaWrangler = new Map<MatrixRow, Observed>();
     await configure(setupOf("build"));
@@ -259,7 +256,7 @@ describe("templates/upload-to-r2.sh, wrangler branch, on wrangler's local bucket
       const port = Number(new URL(dev.origin).port);
       for (const setup of setups) {
         const { now, apiKeySha256 } = setupOf(setup);
-        if (setup !== "build") await reloaded(dev, () => configure(setupOf(setup)));
+        if (setup !== "build") await reloaded(dev, (attempt) => configure(setupOf(setup), attempt));
         const env: EdgeEnv = { ASSETS: folderAssets(outDir), SPI_FIXED_NOW: now };
         if (apiKeySha256) env.API_KEY_SHA256 = apiKeySha256;
         for (const row of rows.filter((r) => r.setup === setup)) {
@@ -389,15 +386,21 @@ describe("templates/upload-to-r2.sh, rclone branch (a stand-in rclone that only 
 
 const setupOf = (setup: SetupName): Setup => SETUPS[setup];
 
-/** `change` made, once wrangler dev says it has reloaded. */
-async function reloaded(dev: WranglerDev, change: () => Promise<void>) {
+/**
+ * `change` made, once wrangler dev says it has reloaded. Its watcher may read the file while it
+ * is being written and give up on it: then the change is made again.
+ */
+async function reloaded(dev: WranglerDev, change: (attempt: number) => Promise<void>) {
   const count = () => dev.output().split("Local server updated and ready").length;
-  const before = count();
-  await change();
-  for (const started = Date.now(); count() === before; ) {
-    if (Date.now() - started > 60_000) throw new Error(`no reload in 60 s:\n${dev.output()}`);
-    await new Promise((done) => setTimeout(done, 100));
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = count();
+    await change(attempt);
+    for (const started = Date.now(); Date.now() - started < 15_000; ) {
+      await new Promise((done) => setTimeout(done, 100));
+      if (count() > before) return;
+    }
   }
+  throw new Error(`no reload after 5 changes:\n${dev.output()}`);
 }
 
 /** Status, headers that matter and body; the validators' values differ from way to way. */
