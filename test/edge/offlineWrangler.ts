@@ -43,6 +43,8 @@ export async function offlineWrangler(root: string, project: string) {
 
   return {
     proxied: () => proxied,
+    /** The environment it runs in, for a script that runs it itself. */
+    env,
 
     run(args: string[], extra: NodeJS.ProcessEnv = {}) {
       return new Promise<{ code: number; output: string }>((done) => {

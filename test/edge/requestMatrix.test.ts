@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, stat } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -19,12 +18,12 @@ import {
   type MatrixRow,
   type Observed,
   observe,
-  observeParts,
   SETUPS,
   type Setup,
   type SetupName,
   type SiteName,
 } from "./requestMatrix.js";
+import { sendRaw } from "./sendRaw.js";
 
 const run = promisify(execFile);
 const CLI = resolve("dist/cli/main.js");
@@ -186,10 +185,13 @@ describe("the request matrix", () => {
         apiKeySha256,
       });
       try {
-        const { port } = new URL(preview.origin);
+        const port = Number(new URL(preview.origin).port);
         for (const row of rowsOf(setup)) {
           if (row.httpsOnly) continue;
-          observed.preview.set(row, await sendRaw(Number(port), row, observed.preview));
+          observed.preview.set(
+            row,
+            await sendRaw({ http: port, https: port }, row, observed.preview),
+          );
         }
       } finally {
         await preview.close();
@@ -335,35 +337,4 @@ async function uploadInto(mf: Miniflare, outDir: string) {
   } finally {
     await mf.dispose();
   }
-}
-
-/** Sends the request target byte for byte (no client-side URL normalisation). */
-function sendRaw(port: number, row: MatrixRow, seen: Map<MatrixRow, Observed>): Promise<Observed> {
-  const origin = new URL(row.origin);
-  const host = origin.hostname === "spi.example" ? origin.host : `${origin.hostname}:${port}`;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: "127.0.0.1",
-        port,
-        method: row.method,
-        path: row.target,
-        headers: { ...headersOf(row, seen), host },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const headers = new Headers();
-          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
-            headers.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
-          const body = Buffer.concat(chunks).toString("utf8");
-          resolve(observeParts(res.statusCode ?? 0, headers, body));
-        });
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
 }

@@ -1,7 +1,5 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -19,12 +17,12 @@ import {
   type MatrixRow,
   type Observed,
   observe,
-  observeParts,
   SETUPS,
   type Setup,
   type SetupName,
   type SiteName,
 } from "../edge/requestMatrix.js";
+import { type Ports, sendRaw } from "../edge/sendRaw.js";
 import {
   freePort,
   nginxAvailable,
@@ -41,10 +39,6 @@ import {
  */
 
 const setupNames = Object.keys(SETUPS) as SetupName[];
-interface Ports {
-  http: number;
-  https: number;
-}
 let built: Record<SiteName, BuiltSite>;
 let nginx: RunningNginx | undefined;
 let work: string;
@@ -205,38 +199,4 @@ describe.skipIf(!nginxAvailable())("nginx with the njs module spi-static nginx w
 /** Status, headers that matter and body; the validators' values differ from way to way. */
 function comparable(seen: Observed | undefined): string {
   return JSON.stringify(seen && { ...seen, validators: undefined });
-}
-
-/** The request target byte for byte, over https for the rows whose origin is https. */
-function sendRaw(port: Ports, row: MatrixRow, seen: Map<MatrixRow, Observed>): Promise<Observed> {
-  const origin = new URL(row.origin);
-  const https = origin.protocol === "https:";
-  const local = origin.hostname !== "spi.example";
-  const host = local ? `${origin.hostname}:${https ? port.https : port.http}` : origin.host;
-  const send = https ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = send(
-      {
-        host: "127.0.0.1",
-        port: https ? port.https : port.http,
-        method: row.method,
-        path: row.target,
-        headers: { ...headersOf(row, seen), host },
-        ...(https && { servername: origin.hostname, rejectUnauthorized: false }),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const headers = new Headers();
-          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
-            headers.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
-          resolve(observeParts(res.statusCode ?? 0, headers, Buffer.concat(chunks).toString()));
-        });
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
 }
