@@ -134,7 +134,12 @@ function provider() {
 
 function service(index: number) {
   const id = syntheticServiceId(index);
-  const hex = (index + 0x100).toString(16);
+  // A DAB SId and an FM PI code of one country have few values (4100 to 4fff here): each block
+  // of 3,840 services is another ensemble, its FM services on another frequency, so 10,000 fit.
+  const block = Math.floor(index / 0xf00);
+  const code = `4${(0x100 + (index % 0xf00)).toString(16)}`;
+  const eid = (0x4fe1 + block).toString(16);
+  const frequency = String(9870 - 20 * block).padStart(5, "0");
   const zone = ZONES[index % ZONES.length] as string;
   return {
     id,
@@ -155,8 +160,8 @@ function service(index: number) {
     ],
     // SId and PI code start with Switzerland's country id 4, as GCC 4e1 requires.
     bearers: {
-      dab: [{ id: `dab:4e1.4fe1.4${hex.padStart(3, "0")}.0`, mimeValue: "audio/aacp" }],
-      ...(index % 2 === 0 ? { fm: [{ id: `fm:4e1.4${hex.padStart(3, "0")}.09870` }] } : {}),
+      dab: [{ id: `dab:4e1.${eid}.${code}.0`, mimeValue: "audio/aacp" }],
+      ...(index % 2 === 0 ? { fm: [{ id: `fm:4e1.${code}.${frequency}` }] } : {}),
     },
     streams: [
       {
