@@ -263,7 +263,7 @@ describe("logos made by the build", () => {
   const refusedOut = join(root, "out-refused");
   let publishedMonday: Promise<Map<string, Buffer>> | undefined;
   const published = () => {
-    publishedMonday ??= dataDir.then(async (dir) => {
+    publishedMonday ??= dataFolder("refused-base").then(async (dir) => {
       expect((await build(dir, refusedOut, MONDAY)).code).toBe(0);
       return filesUnder(refusedOut);
     });
@@ -311,8 +311,8 @@ describe("logos made by the build", () => {
     { timeout: 120_000 },
     async ([name, bytes, problem]) => {
       const before = await published();
-      const dir = join(root, `refused-${name}`);
-      await cp(await dataDir, dir, { recursive: true });
+      // Its own copy: the other tests change the shared data folder's source.
+      const dir = await dataFolder(`refused-${name}`);
       await writeFile(join(dir, "logos", name), await bytes);
       const yaml = join(dir, "services/one.yaml");
       const text = await readFile(yaml, "utf8");
@@ -325,7 +325,8 @@ describe("logos made by the build", () => {
         build(dir, refusedOut, TUESDAY),
       ]);
       const expected = `services/one.yaml:5:17 logo.source: refused-${name}/logos/${name} ${problem}`;
-      const problemLine = (output: string) => output.split("\n").find((l) => l.includes(name));
+      const problemLine = (output: string) =>
+        output.split("\n").find((l) => l.includes(`logo.source: refused-${name}/`));
       expect(problemLine(validated.stdout)).toContain(expected);
       expect(problemLine(built.stderr)).toBe(problemLine(validated.stdout));
       expect([validated.code, built.code]).toEqual([1, 1]);
