@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { edgeCases, measureEdgeRules, measurePreviewUnderLoad } from "./measureEdge.js";
 import { measureNginx } from "./measureNginx.js";
+import { measureVerify } from "./measureVerify.js";
 import { renderInMemory } from "./renderInMemory.js";
 import { runProcess } from "./runProcess.js";
 import {
@@ -119,6 +120,10 @@ try {
   log(`edge rules: ${edgeRules.map((r) => `${r.name} ${r.requestsPerSecond}/s`).join(", ")}`);
   const preview = await measurePreviewUnderLoad(options.cli, outDir, edgeClock, cases);
   log(`preview: p99 ${preview.p99Ms} ms, ${preview.errors} errors`);
+  const verify = await measureVerify(options.cli, outDir, edgeClock, SYNTHETIC_KEY);
+  log(
+    `verify: peak ${verify.peakRssMb} MB in ${verify.seconds} s, ${verify.ok ? "passed" : `failed: ${verify.failed}`}`,
+  );
   const nginx = await measureNginx(options.cli, outDir, edgeClock, cases);
   const renderAnchor = await measureRenderAnchor(
     startClock + (rounds - 1) * 3 * DAY_MS + 2 * DAY_MS,

@@ -1,14 +1,11 @@
 import { LOGO_SIZES } from "../load/formats/logoSizes.js";
-import type { ImageLibrary } from "../load/logos/logoSourceImage.js";
+import { type ImageLibrary, openSource } from "../load/logos/logoSourceImage.js";
 import type { LogoRecipe } from "../load/model/broadcaster.js";
 
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
 /** JPEG logos (`logo.jpeg`): high enough that a logo's edges stay clean at 320x240 and 600x600. */
 const JPEG_QUALITY = 90;
-
-/** The largest density librsvg is given: a tiny SVG canvas drawn at 600 pixels stays bounded. */
-const MAX_SVG_DENSITY = 72 * 100;
 
 /**
  * A logo's bytes, from its source's bytes: a hand-drawn image as it is; anything else scaled to
@@ -26,13 +23,12 @@ export async function makeLogo(
   if (recipe.asIs) return source;
   const size = LOGO_SIZES.find((s) => s.name === recipe.size);
   if (!size) throw new Error(`no logo size ${recipe.size}`);
-  const { format, width = 0, height = 0 } = await library.open(source).metadata();
-  const density =
-    format === "svg" && width > 0 && height > 0
-      ? Math.min(MAX_SVG_DENSITY, 72 * Math.max(size.width / width, size.height / height))
-      : undefined;
-  let image = library
-    .open(source, { failOn: "truncated", ...(density === undefined ? {} : { density }) })
+  const {
+    format,
+    width = 0,
+    height = 0,
+  } = await library.open(source, { limitInputPixels: false }).metadata();
+  let image = openSource(source, { format, width, height }, size, library)
     .autoOrient()
     .resize(size.width, size.height, {
       fit: "contain",

@@ -1,6 +1,7 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { edgeSiteOf } from "../../src/edge/edgeFiles.js";
@@ -44,6 +45,43 @@ async function build(dataDir: string, outDir: string, now: string, ...more: stri
     .filter((line) => line.includes("debug logos"))
     .map((line) => line.replace(/\(\d+ ms\)/, "(N ms)"));
   return { ...result, debug };
+}
+
+/** A whole, valid 1-bit greyscale PNG of this size: a few KB however large (its rows are zeros). */
+function wholePng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const typed = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc32(typed));
+    return Buffer.concat([length, typed, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 1; // bit depth; colour type 0 (greyscale), no interlace
+  const rows = Buffer.alloc(height * (1 + Math.ceil(width / 8)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** The JPEG with its frame header claiming this size: its data stays what it was. */
+function withJpegSize(jpeg: Buffer, width: number, height: number): Buffer {
+  const lying = Buffer.from(jpeg);
+  for (let at = 2; at < lying.length; at += 2 + lying.readUInt16BE(at + 2)) {
+    if ((lying[at + 1] as number) >= 0xc0 && (lying[at + 1] as number) <= 0xc2) {
+      lying.writeUInt16BE(height, at + 5);
+      lying.writeUInt16BE(width, at + 7);
+      break;
+    }
+  }
+  expect(imageSizeOf(lying)).toEqual({ format: "jpeg", width, height });
+  return lying;
 }
 
 /** Every file under `dir`, by its path relative to it. */
@@ -220,6 +258,81 @@ describe("logos made by the build", () => {
     expect(failed.stderr).toContain("nothing was written");
     expect(await readdir(outDir).catch(() => [])).toEqual([]);
   });
+
+  // A site built on Monday, which each refused source must leave as it was.
+  const refusedOut = join(root, "out-refused");
+  let publishedMonday: Promise<Map<string, Buffer>> | undefined;
+  const published = () => {
+    publishedMonday ??= dataFolder("refused-base").then(async (dir) => {
+      expect((await build(dir, refusedOut, MONDAY)).code).toBe(0);
+      return filesUnder(refusedOut);
+    });
+    return publishedMonday;
+  };
+  const jpeg = sharp({
+    create: { width: 600, height: 600, channels: 3, background: "#0a0" },
+  })
+    .jpeg()
+    .toBuffer();
+  const nested = (levels: number, fan: number) =>
+    `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><rect id="a0" width="1" height="1"/>${Array.from(
+      { length: levels },
+      (_, i) => `<g id="a${i + 1}">${`<use href="#a${i}"/>`.repeat(fan)}</g>`,
+    ).join("")}</defs><use href="#a${levels}"/></svg>`;
+  const cases: [string, Promise<Buffer> | Buffer | string, string][] = [
+    [
+      "big.png",
+      wholePng(16000, 16000),
+      "is 16000x16000 pixels (256 megapixels): a logo source may have at most 40 megapixels",
+    ],
+    [
+      "claims-16000.jpg",
+      jpeg.then((bytes) => withJpegSize(bytes, 16000, 16000)),
+      "is 16000x16000 pixels (256 megapixels): a logo source may have at most 40 megapixels",
+    ],
+    [
+      "claims-2000.jpg",
+      jpeg.then((bytes) => withJpegSize(bytes, 2000, 2000)),
+      "is not an image that can be decoded (PNG, JPEG or SVG): VipsJpeg: Corrupt JPEG data: premature end of data segment",
+    ],
+    [
+      "bomb.svg",
+      nested(5, 12),
+      "draws 1135162 elements once its <use> references are followed: a logo source may draw at most 10000",
+    ],
+    [
+      "thin.svg",
+      `<svg xmlns="http://www.w3.org/2000/svg" width="1" height="100000"><rect width="1" height="100000"/></svg>`,
+      "is an SVG of 1x100000, drawn at 100x10000000 pixels (1000 megapixels) to make the 600x600 logo",
+    ],
+  ];
+  it.for(cases)(
+    "refuses, in validate and build alike, at the field, leaving out/ as it was: %s",
+    { timeout: 120_000 },
+    async ([name, bytes, problem]) => {
+      const before = await published();
+      // Its own copy: the other tests change the shared data folder's source.
+      const dir = await dataFolder(`refused-${name}`);
+      await writeFile(join(dir, "logos", name), await bytes);
+      const yaml = join(dir, "services/one.yaml");
+      const text = await readFile(yaml, "utf8");
+      await writeFile(
+        yaml,
+        text.replace("logo: logos/one.svg", `logo: { source: logos/${name}, background: "#fff" }`),
+      );
+      const [validated, built] = await Promise.all([
+        runCli(["validate", "--data", dir, "--now", TUESDAY], root),
+        build(dir, refusedOut, TUESDAY),
+      ]);
+      const expected = `services/one.yaml:5:17 logo.source: refused-${name}/logos/${name} ${problem}`;
+      const problemLine = (output: string) =>
+        output.split("\n").find((l) => l.includes(`logo.source: refused-${name}/`));
+      expect(problemLine(validated.stdout)).toContain(expected);
+      expect(problemLine(built.stderr)).toBe(problemLine(validated.stdout));
+      expect([validated.code, built.code]).toEqual([1, 1]);
+      expect(await filesUnder(refusedOut)).toEqual(before);
+    },
+  );
 
   it("are served open by the edge rules, cached for good, with or without a key", async () => {
     const outDir = join(root, "out-edge");

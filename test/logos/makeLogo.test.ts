@@ -45,6 +45,16 @@ describe("makeLogo", () => {
     }
   });
 
+  it("draws an SVG whose canvas is far larger than the logo (a viewBox of 100000 units, no size)", async () => {
+    const huge = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100000 100000"><rect width="100000" height="100000" fill="#f00"/></svg>`,
+    );
+    const made = await makeLogo(recipe("600x600"), huge, await imageLibrary());
+    const { data, info } = await sharp(made).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([600, 600]);
+    expect([...data.subarray(0, 4)]).toEqual([255, 0, 0, 255]);
+  });
+
   it("makes the same bytes from the same source every time", async () => {
     const library = await imageLibrary();
     const first = await makeLogo(recipe("600x600"), SQUARE_SVG, library);

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TZDate } from "@date-fns/tz";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/build/buildSite.js";
@@ -233,6 +234,47 @@ describe("verify against the preview server", () => {
     ]);
     expect(freshness(sixNights)?.detail).toMatch(/^6 nights late: .* ends 5 days before /);
   });
+
+  it.for(["Pacific/Auckland", "Europe/Zurich", "America/Los_Angeles"])(
+    "passes a site built every night at local 00:30 at any hour of the day, with no warning: %s",
+    { timeout: 180_000 },
+    async (zone) => {
+      const freshness = (report: VerifyReport) =>
+        report.checks.find((c) => c.name.startsWith("fresh:"));
+      /** 2026-11-23 (+ `days`) at `hour`:`minute` in `zone`. */
+      const local = (days: number, hour: number, minute: number) =>
+        new TZDate(2026, 10, 23 + days, hour, minute, 0, zone).getTime();
+      const dataDir = await mkdtemp(join(tmpdir(), "spi-verify-zone-data-"));
+      await cp(DATA_DIR, dataDir, { recursive: true });
+      const provider = join(dataDir, "provider.yaml");
+      const text = await readFile(provider, "utf8");
+      await writeFile(provider, text.replace(/^timeZone: .*$/m, `timeZone: ${zone}`));
+      // Two nights into one folder, as a nightly does: the far end was made the night before.
+      const zoneOut = await mkdtemp(join(tmpdir(), "spi-verify-zone-"));
+      for (const night of [-1, 0]) {
+        const now = local(night, 0, 30);
+        await buildSite({ dataDir, outDir: zoneOut, now, keys: { keysList: KEY } });
+      }
+      // From just after tonight's build to just before tomorrow night's.
+      for (const [days, hour, minute] of [
+        [0, 0, 31],
+        [0, 12, 0],
+        [0, 23, 59],
+        [1, 0, 29],
+      ] as const) {
+        const now = local(days, hour, minute);
+        const { origin } = await preview({ outDir: zoneOut, now });
+        const report = await verifySite({ baseUrl: origin, key: KEY, now });
+        const at = `${zone} ${new Date(now).toISOString()}`;
+        expect(
+          report.checks.filter((c) => !c.ok),
+          at,
+        ).toEqual([]);
+        expect(freshness(report)?.warning, at).toBeUndefined();
+        expect(freshness(report)?.detail, at).toMatch(/^on time: /);
+      }
+    },
+  );
 
   it("fails when a logo's file is not the pixel size SI says", async () => {
     const logoOut = await mkdtemp(join(tmpdir(), "spi-verify-logo-"));
