@@ -12,6 +12,9 @@ export default defineConfig({
   test: {
     globalSetup: ["test/globalSetup.ts"],
     testTimeout: 60_000,
+    // Vitest's default on a 2-core CI runner is one worker; most of our files wait on a child
+    // process (the CLI, nginx, wrangler), so two keep both cores busy.
+    maxWorkers: 2,
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: "all", include: ["test/**/*.test.ts"] } },
