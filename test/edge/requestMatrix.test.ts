@@ -12,6 +12,7 @@ import { folderAssets } from "../../src/serve/folderAssets.js";
 import { startPreviewServer } from "../../src/serve/previewServer.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { BUILD_NOW, type BuiltSite, buildTestSite, VALID_KEYS } from "./builtSite.js";
+import { type LocalBucket, openLocalBucket } from "./localBucket.js";
 import {
   headersOf,
   MATRIX,
@@ -283,7 +284,7 @@ async function runOnBucket(into: Map<MatrixRow, Observed>) {
     siteNames.map(async (name) => {
       const { outDir } = built[name];
       const r2 = { r2Buckets: ["DOCUMENTS"], r2Persist: await mkdtemp(join(tmpdir(), "spi-r2-")) };
-      await uploadInto(new Miniflare({ ...workerOf("build", outDir), ...r2 }), outDir);
+      await uploadInto(await openLocalBucket("DOCUMENTS", { r2Persist: r2.r2Persist }), outDir);
       // One after the other: each instance opens the bucket's stored state.
       for (const setup of setupNames.filter((s) => (setupOf(s).site ?? "keyed") === name)) {
         await sendRows(new Miniflare({ ...workerOf(setup, outDir), ...r2 }), setup, into);
@@ -322,12 +323,8 @@ async function sendRows(mf: Miniflare, setup: SetupName, into: Map<MatrixRow, Ob
 }
 
 /** A first upload, as upload-list plans it: the documents, then the SI. */
-async function uploadInto(mf: Miniflare, outDir: string) {
+async function uploadInto(bucket: LocalBucket, outDir: string) {
   try {
-    // Typed here: miniflare's own type of the bucket needs @cloudflare/workers-types, not installed.
-    const bucket = (await mf.getR2Bucket("DOCUMENTS")) as unknown as {
-      put(key: string, value: Uint8Array): Promise<unknown>;
-    };
     const plan = planUpload(await servedDocuments(outDir), undefined);
     expect(plan.deletes).toEqual([]);
     const put = (path: string) =>
@@ -335,6 +332,6 @@ async function uploadInto(mf: Miniflare, outDir: string) {
     await Promise.all(plan.documents.map(put));
     await Promise.all(plan.serviceInformation.map(put));
   } finally {
-    await mf.dispose();
+    await bucket.close();
   }
 }

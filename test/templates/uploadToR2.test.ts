@@ -12,6 +12,7 @@ import { loadBroadcaster } from "../../src/load/loadBroadcaster.js";
 import { folderAssets } from "../../src/serve/folderAssets.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { BUILD_NOW, DATA_DIR, VALID_KEYS } from "../edge/builtSite.js";
+import { type BucketView, openProjectBucket, serveLocalBucket } from "../edge/localBucket.js";
 import { offlineWrangler, type WranglerDev } from "../edge/offlineWrangler.js";
 import {
   headersOf,
@@ -24,7 +25,6 @@ import {
   type SetupName,
 } from "../edge/requestMatrix.js";
 import { sendRaw } from "../edge/sendRaw.js";
-import { type BucketView, openLocalBucket, serveLocalBucket } from "./localBucket.js";
 
 /**
  * templates/upload-to-r2.sh on its wrangler branch (`SPI_R2_WHERE=--local`), then the real
@@ -33,7 +33,7 @@ import { type BucketView, openLocalBucket, serveLocalBucket } from "./localBucke
  *
  * The script's `wrangler r2 object …` calls reach wrangler's local bucket through a stand-in
  * (fakeCommands/wrangler-local: the real one starts a wrangler and a workerd per object, 3–11 s
- * each here, minutes for a night) that opens the bucket as wrangler does (localBucket.ts), and
+ * each here, minutes for a night) that opens the bucket as wrangler does (test/edge/localBucket.ts), and
  * lets the test check after every single put and delete that no SI in the bucket names a
  * service or a logo the bucket lacks. What the stand-in wrote, the real wrangler dev serves.
  */
@@ -93,7 +93,7 @@ async function upload(env: Record<string, string> = {}): Promise<Upload> {
   const violations: string[] = [];
   // A test that brings its own wrangler stand-in has no use for the bucket.
   const standIn = env.SPI_TEST_WRANGLER === undefined;
-  const local = standIn ? await openLocalBucket(project, BUCKET) : undefined;
+  const local = standIn ? await openProjectBucket(project, BUCKET) : undefined;
   const front =
     local &&
     (await serveLocalBucket(local, BUCKET, SI_PATHS, (operation, view) => {
@@ -162,14 +162,11 @@ function unservable(view: BucketView): string[] {
 
 /** The bucket as it is now: its keys and the bytes of each. */
 async function bucketNow(): Promise<Map<string, Buffer>> {
-  const local = await openLocalBucket(project, BUCKET);
+  const local = await openProjectBucket(project, BUCKET);
   try {
     const keys = await local.keys();
     const bodies = await Promise.all(
-      keys.map(async (key) => {
-        const object = await local.bucket.get(key);
-        return Buffer.from(object ? await object.arrayBuffer() : new ArrayBuffer(0));
-      }),
+      keys.map(async (key) => (await local.get(key)) ?? Buffer.alloc(0)),
     );
     return new Map(keys.map((key, i) => [key, bodies[i] as Buffer]));
   } finally {
