@@ -11,6 +11,8 @@
 #   R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY, CLOUDFLARE_ACCOUNT_ID
 #                          with these, rclone over R2's S3 API, many objects at once (for big
 #                          nights); without them, wrangler, one object per call
+#   R2_ENDPOINT            the S3 endpoint, if not https://<account>.r2.cloudflarestorage.com
+#                          (a bucket in a jurisdiction: https://<account>.eu.r2.cloudflarestorage.com)
 #   SPI_R2_WHERE           --remote (default), or --local: wrangler dev's local bucket, no deploy
 set -eu
 bucket="${SPI_R2_BUCKET:?set SPI_R2_BUCKET to the bucket the worker binds as DOCUMENTS}"
@@ -32,11 +34,12 @@ if [ -n "${R2_ACCESS_KEY_ID:-}" ]; then
   export RCLONE_CONFIG_R2_TYPE=s3 RCLONE_CONFIG_R2_PROVIDER=Cloudflare
   export RCLONE_CONFIG_R2_ACCESS_KEY_ID="$R2_ACCESS_KEY_ID"
   export RCLONE_CONFIG_R2_SECRET_ACCESS_KEY="${R2_SECRET_ACCESS_KEY:?}"
-  export RCLONE_CONFIG_R2_ENDPOINT="https://${CLOUDFLARE_ACCOUNT_ID:?}.r2.cloudflarestorage.com"
+  export RCLONE_CONFIG_R2_ENDPOINT="${R2_ENDPOINT:-https://${CLOUDFLARE_ACCOUNT_ID:?}.r2.cloudflarestorage.com}"
   get_record() {
-    # No _spi-static/ in the bucket (a new one): a first upload. A listing that fails is retried.
-    top=$(rclone lsf "r2:$bucket" --max-depth 1 --retries 4) || return 1
-    case "$top" in *_spi-static/*) ;; *) return 0 ;; esac
+    # No record in the bucket (a new one): a first upload. A listing that fails is retried.
+    # (rclone copies a missing object as an empty folder, without an error: hence the listing.)
+    found=$(rclone lsf "r2:$bucket/$record" --retries 4) || return 1
+    [ -n "$found" ] || return 0
     rclone copyto "r2:$bucket/$record" "$plan/bucket.json" --retries 4
   }
   put_list() { rclone copy out "r2:$bucket" --files-from-raw "$1" --no-traverse --transfers 16 --retries 4; }

@@ -58,8 +58,8 @@ export async function offlineWrangler(root: string, project: string) {
       });
     },
 
-    /** `wrangler dev` on loopback, once it says it is ready. */
-    async dev(readyWithinMs = 40_000): Promise<WranglerDev> {
+    /** `wrangler dev` on loopback with `args` added, once it says it is ready. */
+    async dev(readyWithinMs = 40_000, args: string[] = []): Promise<WranglerDev> {
       const port = await freePort();
       const inspector = await freePort();
       const child = spawn(
@@ -68,6 +68,7 @@ export async function offlineWrangler(root: string, project: string) {
           "--inspector-port",
           String(inspector),
           "--show-interactive-dev-session=false",
+          ...args,
         ]),
         { cwd: project, env, detached: true },
       );

@@ -1,7 +1,11 @@
-import { spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { promisify } from "node:util";
+import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/build/buildSite.js";
 import { servedDocuments } from "../../src/build/uploadList.js";
@@ -13,7 +17,7 @@ import { folderAssets } from "../../src/serve/folderAssets.js";
 import { KEYED_SI_PATH, OPEN_SI_PATH } from "../../src/site/siteContract.js";
 import { BUILD_NOW, DATA_DIR, VALID_KEYS } from "../edge/builtSite.js";
 import { type BucketView, openProjectBucket, serveLocalBucket } from "../edge/localBucket.js";
-import { offlineWrangler, type WranglerDev } from "../edge/offlineWrangler.js";
+import { offlineWrangler } from "../edge/offlineWrangler.js";
 import {
   headersOf,
   MATRIX,
@@ -36,6 +40,8 @@ import { sendRaw } from "../edge/sendRaw.js";
  * each here, minutes for a night) that opens the bucket as wrangler does (test/edge/localBucket.ts), and
  * lets the test check after every single put and delete that no SI in the bucket names a
  * service or a logo the bucket lacks. What the stand-in wrote, the real wrangler dev serves.
+ *
+ * Then its rclone branch: the real rclone against s3rver, an S3 server, on loopback.
  */
 const BUCKET = "spi-upload-test";
 const SCRIPT = resolve("templates/upload-to-r2.sh");
@@ -54,6 +60,7 @@ const outDir = join(project, "out");
 const callsFile = join(root, "calls.txt");
 const sleepsFile = join(root, "sleeps.txt");
 const wrangler = await offlineWrangler(root, project);
+const execFileAsync = promisify(execFile);
 
 beforeAll(async () => {
   await cp(DATA_DIR, dataDir, { recursive: true });
@@ -223,40 +230,42 @@ describe("templates/upload-to-r2.sh, wrangler branch, on wrangler's local bucket
   }, 120_000);
 
   it("the real wrangler dev serves every row of the request matrix on the keyed site from that bucket as the rules do from out/", async () => {
-    // One wrangler dev; each setup's secret is a var, changed in wrangler.jsonc, which it
-    // reloads (a reload costs seconds of CPU). Here go the setups that differ in wiring: the
-    // build's clock, the key override and a broken secret. The clocks around midnight run the
-    // same worker code on other dates, and the openPi and ownHost setups are other sites: workerd
-    // serves those from a bucket, row for row, in test/edge/requestMatrix.test.ts. https rows
-    // need TLS: wrangler dev here has none.
+    // One wrangler dev per setup, its secret and clock given as --var (a reload on a changed
+    // config costs as much and its watcher can miss a change on a loaded machine). Here go the
+    // setups that differ in wiring: the build's clock, the key override and a broken secret. The
+    // clocks around midnight run the same worker code on other dates, and the openPi and ownHost
+    // setups are other sites: workerd serves those from a bucket, row for row, in
+    // test/edge/requestMatrix.test.ts. https rows need TLS: wrangler dev here has none.
     const setups: SetupName[] = ["build", "override", "brokenSecret"];
     const rows = MATRIX.filter((row) => setups.includes(row.setup) && !row.httpsOnly);
     const { broadcaster } = await loadBroadcaster(dataDir);
     if (!broadcaster) throw new Error(`${dataDir} does not load`);
     const worker = createEdgeWorker(edgeSiteOf(broadcaster, VALID_KEYS.map(digestOfKey)));
-    const configure = ({ now, apiKeySha256 }: Setup, attempt = 0) =>
-      writeFile(
-        join(project, "wrangler.jsonc"),
-        // Another attempt differs by trailing newlines: a change wrangler dev sees again.
-        `${JSON.stringify({
-          name: "spi-upload-test",
-          main: "out/_worker.js",
-          compatibility_date: COMPATIBILITY_DATE,
-          no_bundle: true,
-          // docs/deploy.md, "Past the assets limit": the binding in place of "assets".
-          r2_buckets: [{ binding: "DOCUMENTS", bucket_name: BUCKET }],
-          vars: { SPI_FIXED_NOW: now, ...(apiKeySha256 && { API_KEY_SHA256: apiKeySha256 }) },
-        })}${"\n".repeat(attempt + 1)}`,
-      );
+    await writeFile(
+      join(project, "wrangler.jsonc"),
+      JSON.stringify({
+        name: "spi-upload-test",
+        main: "out/_worker.js",
+        compatibility_date: COMPATIBILITY_DATE,
+        no_bundle: true,
+        // docs/deploy.md, "Past the assets limit": the binding in place of "assets".
+        r2_buckets: [{ binding: "DOCUMENTS", bucket_name: BUCKET }],
+      }),
+    );
     const direct = new Map<MatrixRow, Observed>();
     const viaWrangler = new Map<MatrixRow, Observed>();
-    await configure(setupOf("build"));
-    const dev = await wrangler.dev(90_000);
-    try {
-      const port = Number(new URL(dev.origin).port);
-      for (const setup of setups) {
-        const { now, apiKeySha256 } = setupOf(setup);
-        if (setup !== "build") await reloaded(dev, (attempt) => configure(setupOf(setup), attempt));
+    for (const setup of setups) {
+      const { now, apiKeySha256 } = setupOf(setup);
+      const vars = [
+        `SPI_FIXED_NOW:${now}`,
+        ...(apiKeySha256 ? [`API_KEY_SHA256:${apiKeySha256}`] : []),
+      ];
+      const dev = await wrangler.dev(
+        90_000,
+        vars.flatMap((v) => ["--var", v]),
+      );
+      try {
+        const port = Number(new URL(dev.origin).port);
         const env: EdgeEnv = { ASSETS: folderAssets(outDir), SPI_FIXED_NOW: now };
         if (apiKeySha256) env.API_KEY_SHA256 = apiKeySha256;
         for (const row of rows.filter((r) => r.setup === setup)) {
@@ -267,9 +276,9 @@ describe("templates/upload-to-r2.sh, wrangler branch, on wrangler's local bucket
           direct.set(row, await observe(await worker.fetch(request, env)));
           viaWrangler.set(row, await sendRaw({ http: port, https: port }, row, viaWrangler));
         }
+      } finally {
+        await dev.stop();
       }
-    } finally {
-      await dev.stop();
     }
     const differences = rows
       .filter((row) => comparable(viaWrangler.get(row)) !== comparable(direct.get(row)))
@@ -323,85 +332,128 @@ describe("templates/upload-to-r2.sh, wrangler branch, on wrangler's local bucket
   }, 120_000);
 });
 
-describe("templates/upload-to-r2.sh, rclone branch (a stand-in rclone that only logs: no S3 server here)", () => {
-  const account = "0123456789abcdef0123456789abcdef";
-  const s3 = {
-    SPI_R2_WHERE: "",
-    R2_ACCESS_KEY_ID: "test-access-key-id",
-    R2_SECRET_ACCESS_KEY: "test-secret-access-key",
-    CLOUDFLARE_ACCOUNT_ID: account,
-    SPI_TEST_WRANGLER: "true",
-  };
-  const remote = `r2:${BUCKET}`;
-  const settings = [
-    "  RCLONE_CONFIG_R2_ACCESS_KEY_ID=test-access-key-id",
-    `  RCLONE_CONFIG_R2_ENDPOINT=https://${account}.r2.cloudflarestorage.com`,
-    "  RCLONE_CONFIG_R2_PROVIDER=Cloudflare",
-    "  RCLONE_CONFIG_R2_SECRET_ACCESS_KEY=test-secret-access-key",
-    "  RCLONE_CONFIG_R2_TYPE=s3",
-  ];
-  const rclone = (args: string) => [`rclone ${args}`, ...settings];
-  const steps = (since: string) => [
-    ...rclone(`lsf ${remote} --max-depth 1 --retries 4`),
-    ...(since ? rclone(`copyto ${remote}/${RECORD} upload/bucket.json --retries 4`) : []),
-    `spi-static upload-list --out out --to upload${since}`,
-    ...rclone(
-      `copy out ${remote} --files-from-raw upload/documents.txt --no-traverse --transfers 16 --retries 4`,
-    ),
-    ...rclone(
-      `copy out ${remote} --files-from-raw upload/si.txt --no-traverse --transfers 16 --retries 4`,
-    ),
-    "wrangler deploy",
-    ...rclone(`delete ${remote} --files-from-raw upload/delete.txt --no-traverse --retries 4`),
-    ...rclone(`copyto upload/uploaded.json ${remote}/${RECORD} --retries 4`),
-  ];
-  const list = async (name: string) =>
-    (await readFile(join(project, "upload", name), "utf8")).split("\n").filter(Boolean);
+describe("templates/upload-to-r2.sh, rclone branch: the real rclone on an S3 server on loopback (s3rver)", () => {
+  /** What the server did, in order: `put <key>` or `delete <key>`. */
+  const changes: string[] = [];
+  /** The bucket's keys and the SIs' text as each change left them (the script puts from out/). */
+  const keys = new Set<string>();
+  const texts = new Map<string, string>();
+  const violations: string[] = [];
+  let front: Server | undefined;
+  let s3: Record<string, string> = {};
 
-  it("a bucket without _spi-static/: a first upload, the lists in the script's order", async () => {
+  beforeAll(async () => {
+    const server = new S3rver({
+      silent: true,
+      directory: join(root, "s3"),
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
+    await server.configureBuckets();
+    const handle = server.callback();
+    // Each put and delete the server answered, logged in front of it as rclone sent it (s3rver's
+    // own events miss some of many deletes at once).
+    front = createServer((request, response) => {
+      response.on("finish", () => {
+        const key = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname).slice(
+          `/${BUCKET}/`.length,
+        );
+        const put = request.method === "PUT" && response.statusCode === 200;
+        if (key === "" || !(put || (request.method === "DELETE" && response.statusCode === 204)))
+          return;
+        changes.push(`${put ? "put" : "delete"} ${key}`);
+        if (put) keys.add(key);
+        else keys.delete(key);
+        if (SI_PATHS.includes(key)) texts.set(key, readFileSync(join(outDir, key), "utf8"));
+        const missing = unservable({ keys, text: (path) => texts.get(path) });
+        if (missing.length > 0) violations.push(`after ${changes.at(-1)}: ${missing.join(", ")}`);
+      });
+      handle(request, response);
+    });
+    await new Promise<void>((ready) => front?.listen(0, "127.0.0.1", ready));
+    const { port } = front.address() as { port: number };
+    s3 = {
+      SPI_R2_WHERE: "",
+      R2_ACCESS_KEY_ID: "S3RVER",
+      R2_SECRET_ACCESS_KEY: "S3RVER",
+      R2_ENDPOINT: `http://127.0.0.1:${port}`,
+      // Only the deploy goes through wrangler on this branch: a stand-in that succeeds.
+      SPI_TEST_WRANGLER: "true",
+    };
+  });
+
+  afterAll(async () => {
+    await new Promise((done) => front?.close(done));
+  });
+
+  /** The bucket as rclone reads it back: every key and its bytes. */
+  async function bucketViaRclone(): Promise<Map<string, Buffer>> {
+    const copy = await mkdtemp(join(root, "bucket-"));
+    // --fast-list: one listing of the whole bucket (s3rver answers listings by folder wrongly).
+    await execFileAsync("rclone", ["copy", `r2:${BUCKET}`, copy, "--fast-list"], {
+      env: { ...wrangler.env, ...rcloneSettings(s3) },
+    });
+    const files = await readdir(copy, { recursive: true, withFileTypes: true });
+    const objects = new Map<string, Buffer>();
+    for (const file of files.filter((entry) => entry.isFile())) {
+      const path = join(file.parentPath, file.name);
+      objects.set(relative(copy, path), await readFile(path));
+    }
+    await rm(copy, { recursive: true });
+    return new Map([...objects].sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
+
+  it("a new bucket: every document, then the SI, then the record; the bucket a mirror of out/", async () => {
     const night = await upload(s3);
     expect(night.code, night.stderr).toBe(0);
-    expect(night.calls).toEqual(steps(""));
-    expect(await list("documents.txt")).toContain(
-      `${removedPrefix.replace(REMOVED, "news")}20261124_PI.xml`,
-    );
-    expect(await list("delete.txt")).toEqual([]);
-  });
+    expect(violations).toEqual([]);
+    expect(changes.every((change) => change.startsWith("put "))).toBe(true);
+    const siAt = changes.findIndex((change) => SI_PATHS.includes(change.slice(4)));
+    expect(
+      changes
+        .slice(siAt, -1)
+        .map((change) => change.slice(4))
+        .sort(),
+    ).toEqual([...SI_PATHS].sort());
+    expect(changes.at(-1)).toBe(`put ${RECORD}`);
+    await expectMirrorOfOut(await bucketViaRclone());
+  }, 120_000);
 
-  it("with the bucket's record: that night's changes, the removed service in delete.txt", async () => {
-    const recordFile = join(root, "night-1-record.json");
-    await writeFile(recordFile, night1Record ?? "");
-    const night = await upload({
-      ...s3,
-      SPI_TEST_RCLONE_TOP: "_spi-static/\nlogos/\nradiodns/\n",
-      SPI_TEST_RCLONE_RECORD: recordFile,
-    });
+  it("the next night, a service removed: only the night's changes; deletes after the SI; a mirror of out/", async () => {
+    const gone = "news";
+    await rm(join(dataDir, "services", `${gone}.yaml`));
+    await rm(join(dataDir, "schedules", `${gone}.yaml`));
+    await build(new Date(Date.parse(NIGHT_2) + DAY_MS).toISOString());
+    changes.length = 0;
+    const night = await upload(s3);
     expect(night.code, night.stderr).toBe(0);
-    expect(night.calls).toEqual(steps(" --since upload/bucket.json"));
-    const deletes = await list("delete.txt");
-    expect(deletes.filter((path) => path.startsWith(removedPrefix))).toHaveLength(17);
-    expect(await list("documents.txt")).not.toContain(`${removedPrefix}20261124_PI.xml`);
-  });
+    expect(violations).toEqual([]);
+    const puts = changes.filter((change) => change.startsWith("put "));
+    const served = await servedDocuments(outDir);
+    // The new day's document of each service and the two SI, not the whole site again.
+    expect(puts.length).toBeLessThan(served.size / 4);
+    const deletes = changes.filter((change) => change.startsWith("delete "));
+    const goneAt = `radiodns/spi/3.1/id/rdns.aareradio.example/${gone}/`;
+    expect(deletes.filter((change) => change.includes(goneAt))).toHaveLength(17);
+    const lastSi = changes.findLastIndex((change) => SI_PATHS.includes(change.slice(4)));
+    expect(lastSi).toBeGreaterThan(-1);
+    expect(changes.findIndex((change) => change.startsWith("delete "))).toBeGreaterThan(lastSi);
+    expect(changes.at(-1)).toBe(`put ${RECORD}`);
+    await expectMirrorOfOut(await bucketViaRclone());
+  }, 120_000);
 });
 
-const setupOf = (setup: SetupName): Setup => SETUPS[setup];
-
-/**
- * `change` made, once wrangler dev says it has reloaded. Its watcher may read the file while it
- * is being written and give up on it: then the change is made again.
- */
-async function reloaded(dev: WranglerDev, change: (attempt: number) => Promise<void>) {
-  const count = () => dev.output().split("Local server updated and ready").length;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const before = count();
-    await change(attempt);
-    for (const started = Date.now(); Date.now() - started < 15_000; ) {
-      await new Promise((done) => setTimeout(done, 100));
-      if (count() > before) return;
-    }
-  }
-  throw new Error(`no reload after 5 changes:\n${dev.output()}`);
+/** The script's rclone settings for the `s3` environment, for reading the bucket back. */
+function rcloneSettings(s3: Record<string, string>): Record<string, string> {
+  return {
+    RCLONE_CONFIG_R2_TYPE: "s3",
+    RCLONE_CONFIG_R2_PROVIDER: "Cloudflare",
+    RCLONE_CONFIG_R2_ACCESS_KEY_ID: s3.R2_ACCESS_KEY_ID ?? "",
+    RCLONE_CONFIG_R2_SECRET_ACCESS_KEY: s3.R2_SECRET_ACCESS_KEY ?? "",
+    RCLONE_CONFIG_R2_ENDPOINT: s3.R2_ENDPOINT ?? "",
+  };
 }
+
+const setupOf = (setup: SetupName): Setup => SETUPS[setup];
 
 /** Status, headers that matter and body; the validators' values differ from way to way. */
 function comparable(seen: Observed | undefined): string {
