@@ -107,8 +107,9 @@ describe("import and verify against a hostile or broken server", () => {
 
     const report = await verifySite({ baseUrl: origin, now: NOW, timeoutMs: 500 });
     expect(report.ok).toBe(false);
+    // The request gets what is left of the run's 500 ms: 499 ms on a loaded machine.
     expect(report.checks[0]?.detail).toMatch(
-      /: too slow: no complete answer from .* within 500 ms$/,
+      /: too slow: no complete answer from .* within (4\d\d|500) ms$/,
     );
   });
 
