@@ -17,10 +17,7 @@ export default defineConfig({
     maxWorkers: 2,
     hookTimeout: 120_000,
     projects: [
-      {
-        extends: true,
-        test: { name: "all", include: ["test/**/*.test.ts"] },
-      },
+      { extends: true, test: { name: "all", include: ["test/**/*.test.ts"] } },
       ...["Asia/Kolkata", "America/Los_Angeles"].map((zone) => ({
         extends: true as const,
         test: { name: `TZ=${zone}`, include: zoneSensitive, env: { TZ: zone } },

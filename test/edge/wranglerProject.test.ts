@@ -43,6 +43,19 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** Whether `count` stays the same for `quietMs` on end, within `withinMs`. */
+async function settles(count: () => number, quietMs: number, withinMs: number) {
+  const start = Date.now();
+  let seen = count();
+  let since = start;
+  while (Date.now() - start < withinMs) {
+    await sleep(250);
+    if (count() !== seen) [seen, since] = [count(), Date.now()];
+    else if (Date.now() - since >= quietMs) return true;
+  }
+  return false;
+}
+
 describe("a project deployed with the real wrangler", () => {
   it("is accepted by `wrangler deploy --dry-run`, which uploads no worker and no build state", async () => {
     expect(existsSync(join(project, "out/wrangler.jsonc"))).toBe(false);
@@ -95,16 +108,7 @@ describe("a project deployed with the real wrangler", () => {
     // through a build's reloads for several seconds, so settling is waited for, up to 40 s.
     expect((await build("--force")).exitCode).toBe(0);
     const filesInOut = (await readdir(join(project, "out"), { recursive: true })).length;
-    let settled = false;
-    for (let seen = -1, since = Date.now(), start = since; Date.now() - start < 40_000; ) {
-      await sleep(250);
-      if (reloads() !== seen) [seen, since] = [reloads(), Date.now()];
-      else if (Date.now() - since >= 3000) {
-        settled = true;
-        break;
-      }
-    }
-    expect(settled, dev.output()).toBe(true);
+    expect(await settles(reloads, 3000, 40_000), dev.output()).toBe(true);
     expect(reloads()).toBeLessThanOrEqual(filesInOut);
     await check();
     expect(existsSync(join(project, "out/.wrangler"))).toBe(false);
