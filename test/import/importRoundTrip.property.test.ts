@@ -94,14 +94,17 @@ async function writeDataFolder(folder: string, services: GeneratedService[]): Pr
       ...(generated.fqdn ? { fqdn: generated.fqdn } : {}),
       ...(generated.serviceIdentifier ? { serviceIdentifier: generated.serviceIdentifier } : {}),
     };
+    // Replacer functions: a generated name may hold `$&` or `$\``, which a replacement string
+    // would expand.
     const own = serviceFile
       .replace(
         /^id: one$/m,
-        `id: ${id}${Object.keys(radiodns).length > 0 ? `\nradiodns: ${JSON.stringify(radiodns)}` : ""}`,
+        () =>
+          `id: ${id}${Object.keys(radiodns).length > 0 ? `\nradiodns: ${JSON.stringify(radiodns)}` : ""}`,
       )
       .replace(
         /^name: .*$/m,
-        `name: ${JSON.stringify({ short: generated.short, long: generated.long })}`,
+        () => `name: ${JSON.stringify({ short: generated.short, long: generated.long })}`,
       );
     const bearers = {
       dab: [{ id: `dab:4e1.4fe1.4e0${index}.0`, mimeValue: "audio/aacp" }],
